@@ -1,0 +1,131 @@
+# tcpav - top-level, non-recursive build.
+#   make            build everything into $(BUILD)
+#   make check      install missing Debian packages, build, run all tests
+#   make demo       build, load tcp_av, run a short testbed demo, clean up
+#   make bench      benchmarks (printed, not asserted)
+#   make install    PREFIX=/usr/local DESTDIR=
+# SAN=1 builds with ASan/UBSan (used by `check` into build-san/).
+
+BUILD    ?= build
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+CC       ?= cc
+CLANG    ?= clang
+BPFTOOL  ?= bpftool
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+VERSION  := 0.1
+
+OPT      ?= -O2 -g
+CFLAGS_ALL := -std=c11 $(OPT) -Wall -Wextra -Werror -fPIC -D_GNU_SOURCE -DTCPAV_VERSION='"$(VERSION)"' \
+              -Iinclude -I$(BUILD) $(CFLAGS)
+ifeq ($(SAN),1)
+CFLAGS_ALL += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS_SAN := -fsanitize=address,undefined
+endif
+LIBBPF_LIBS := -lbpf -lelf -lz
+DEB_PACKAGES := $(shell sed -e 's/\#.*//' .ci/packages)
+
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Iinclude -I$(BUILD) -Wall -Werror
+
+LIB_SRCS := tcpav/lib/tcpav.c tcpav/lib/units.c tcpav/lib/metrics.c
+CTL_SRCS := $(wildcard tcpav/ctl/*.c)
+BPF_PROGS := tcp_av policy
+SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
+UNIT_TESTS := test_core test_units test_metrics
+TOOLS := set_target_probe
+
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CTL_OBJS := $(CTL_SRCS:%.c=$(BUILD)/obj/%.o)
+HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h
+
+.PHONY: all deps check unit integration demo bench install clean
+.DELETE_ON_ERROR:
+
+all: $(BUILD)/bin/tcpavctl $(BUILD)/libtcpav.a $(BUILD)/libtcpav.so \
+     $(UNIT_TESTS:%=$(BUILD)/tests/%) $(TOOLS:%=$(BUILD)/tests/%)
+
+# --- BPF: vmlinux.h from the running kernel's BTF, CO-RE objects, skeletons
+$(BUILD)/vmlinux.h:
+	@mkdir -p $(@D)
+	@test -r $(VMLINUX_BTF) || { echo "error: $(VMLINUX_BTF) not found: tcp_av needs a kernel built with CONFIG_DEBUG_INFO_BTF (or set VMLINUX_BTF=FILE)" >&2; exit 1; }
+	@command -v $(BPFTOOL) >/dev/null || { echo "error: bpftool not found (apt-get install bpftool)" >&2; exit 1; }
+	$(BPFTOOL) btf dump file $(VMLINUX_BTF) format c > $@
+
+$(BUILD)/%.bpf.o: tcpav/bpf/%.bpf.c $(HEADERS) $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@
+
+# --- user space
+$(BUILD)/obj/%.o: %.c $(HEADERS) $(SKELS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/libtcpav.a: $(LIB_OBJS)
+	$(AR) rcs $@ $^
+
+$(BUILD)/libtcpav.so: $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,libtcpav.so.0 $(LDFLAGS_SAN) -o $@ $^ $(LIBBPF_LIBS)
+
+$(BUILD)/bin/tcpavctl: $(CTL_OBJS) $(BUILD)/libtcpav.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(LIBBPF_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libtcpav.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpav.a $(LIBBPF_LIBS) -lm
+
+$(BUILD)/tests/%: tests/tools/%.c $(HEADERS) $(BUILD)/libtcpav.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpav.a $(LIBBPF_LIBS)
+
+# --- dependencies: Debian packages listed in .ci/packages
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else \
+	  echo "missing Debian packages; run as root: apt-get install -y$$missing" >&2; exit 1; \
+	fi
+
+# --- tests: unit tests (plain and ASan/UBSan), then integration tests as root
+check: deps
+	$(MAKE) all
+	$(MAKE) BUILD=build-san SAN=1 all
+	tests/run.sh $(BUILD) build-san
+
+unit: all
+	tests/run.sh --unit-only $(BUILD)
+
+integration: all
+	tests/run.sh --integration-only $(BUILD)
+
+demo: deps
+	$(MAKE) all
+	experiments/demo.sh $(BUILD)
+
+bench: deps
+	$(MAKE) all
+	experiments/bench/tcpav-bench.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tcpav \
+	  $(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 0755 $(BUILD)/bin/tcpavctl $(DESTDIR)$(PREFIX)/sbin/
+	install -m 0644 $(BUILD)/libtcpav.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 0755 $(BUILD)/libtcpav.so $(DESTDIR)$(PREFIX)/lib/libtcpav.so.0
+	ln -sf libtcpav.so.0 $(DESTDIR)$(PREFIX)/lib/libtcpav.so
+	install -m 0644 include/tcpav/tcpav.h include/tcpav/metrics.h include/tcpav/abi.h include/tcpav/core.h \
+	  $(DESTDIR)$(PREFIX)/include/tcpav/
+	install -m 0644 man/tcpavctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/
+	install -m 0644 man/tcpav_set_target.3 $(DESTDIR)$(PREFIX)/share/man/man3/
+
+clean:
+	rm -rf build build-san

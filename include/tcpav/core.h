@@ -1,0 +1,382 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * core.h - the tcp_av control law: hold one flow at a target rate T while
+ * behaving like Reno above it.
+ *
+ * Idea: TCP-AV (2006) asks that an audio/video flow get its required rate on
+ * a shared wireless LAN while staying TCP-friendly; the paper gives the goal,
+ * not this formula (see DESIGN.md section 3). The window is the larger of two:
+ *
+ *   E  elastic window: a shadow Reno, halved on each loss event, grown only
+ *      while a Reno flow in this flow's place would be window-limited (the
+ *      flow has about E packets in flight), so E cannot run away while G
+ *      carries the flow and then dump a burst when it takes over.
+ *   G  guaranteed window = g * T * srtt / mss + TCPAV_G_HEADROOM. srtt, not
+ *      min_rtt: behind a queue that competitors keep full a min_rtt window
+ *      starves the flow. Losses never cut G.
+ *
+ * cwnd = max(G, E). While G dominates the flow is paced at g*T, so the window
+ * never dumps its packets in a burst; while E dominates it is paced like
+ * the kernel paces Reno (2x cwnd/srtt in slow start, 1.2x after).
+ *
+ * The gain g is adjusted once per round trip from the delivered rate (rate
+ * samples that were application-limited are ignored): it rises by
+ * TCPAV_GAIN_STEP while the smoothed delivered rate is below T and decays
+ * toward 1 once T is met, always within [TCPAV_GAIN_MIN, TCPAV_GAIN_MAX].
+ *
+ * Safety valve: when the smoothed rate stays below 7/8 T for
+ * TCPAV_VALVE_ROUNDS rounds, with losses in at least half of them and the
+ * gain already at its maximum, T is judged infeasible: the flow is flagged
+ * and its guaranteed rate is capped at 3/4 of its estimated bandwidth (the
+ * windowed maximum of round delivery rates), so competitors keep the rest.
+ * Every TCPAV_PROBE_INTERVAL rounds one round is allowed 5/3 of the cap to
+ * re-estimate; the cap follows the estimate, and the flag clears once the
+ * estimate reaches T again or the target changes. Departure from the design
+ * text: "T above a fraction of the estimated bottleneck" is not a separate
+ * trigger (a flow paced at T cannot see a bottleneck above T); it is the
+ * condition under which the valve stays engaged.
+ *
+ * T = 0 disables G, the gain and pacing: the flow is a plain Reno flow.
+ *
+ * Pure integer C: no libc, no floating point, every divisor checked. It is
+ * included verbatim by the BPF program, the unit tests and simulators, and
+ * compiles as C and C++.
+ */
+#ifndef TCPAV_CORE_H
+#define TCPAV_CORE_H
+
+#ifndef __VMLINUX_H__
+#include <linux/types.h>
+#endif
+
+#define TCPAV_GAIN_UNIT 256u           /* g is Q8 fixed point: 256 = 1.0 */
+#define TCPAV_GAIN_MIN TCPAV_GAIN_UNIT /* g never paces below T */
+#define TCPAV_GAIN_MAX 640u            /* 2.5: bound on the catch-up rate */
+#define TCPAV_GAIN_STEP 16u            /* +1/16 per round below target */
+#define TCPAV_GAIN_DECAY_SHIFT 3       /* g -= (g - 1)/8 per round at target */
+#define TCPAV_G_HEADROOM 4u            /* packets added to G */
+#define TCPAV_E_MIN 1u                 /* E after a timeout, as Reno */
+#define TCPAV_E_SLACK 3u               /* E grows when inflight >= E - slack */
+#define TCPAV_SSTHRESH_INF 0x7fffffffu
+#define TCPAV_WND_MAX 0x100000u        /* clamp on G and E, packets */
+#define TCPAV_VALVE_ROUNDS 16u         /* under-delivering rounds before the valve */
+#define TCPAV_PROBE_INTERVAL 32u       /* rounds per bandwidth window / probe */
+#define TCPAV_ROUND_MIN_US 1000u       /* shortest round used for a rate */
+#define TCPAV_USEC_PER_SEC 1000000ull
+#define TCPAV_BYTES_MAX 10000000000000ull /* keeps bytes * 1e6 inside 64 bits */
+
+/* state flags (exported as enum tcpav_flow_flags in abi.h, same bits) */
+#define TCPAV_S_INFEASIBLE 0x1u
+#define TCPAV_S_PROBING 0x2u
+#define TCPAV_S_G_DOMINATES 0x4u
+#define TCPAV_S_APP_LIMITED 0x8u
+#define TCPAV_S_ROUND_APP_LIMITED 0x100u /* some sample in this round was */
+
+/*
+ * Per-flow state. It lives in the socket's icsk_ca_priv area (104 bytes in
+ * Linux 6.x); tcp_av.bpf.c checks the size at build time.
+ */
+struct tcpav_state {
+	__u64 target_Bps;     /* T, bytes per second */
+	__u64 rate_Bps;       /* delivered rate, EWMA (1/4) over rounds */
+	__u64 bw_win_Bps[2];  /* max round rate: this window, previous window */
+	__u64 valve_cap_Bps;  /* guaranteed-rate cap while infeasible */
+	__u64 round_start_us;
+	__u32 round_start_delivered;
+	__u32 round_end_delivered; /* round ends at an ACK of data sent after it */
+	__u32 rounds;
+	__u32 e_wnd;          /* E, packets */
+	__u32 e_cnt;          /* Reno additive-increase counter */
+	__u32 e_ssthresh;
+	__u32 e_prior;        /* E before the last cut, for undo */
+	__u32 g_wnd;          /* G, packets */
+	__u32 gain;           /* g, Q8 */
+	__u16 below_rounds;   /* consecutive rounds under 7/8 T */
+	__u16 lossy_rounds;   /* of those, rounds with losses */
+	__u32 round_losses;
+	__u16 loss_events;
+	__u16 flags;
+};
+
+/* What one ACK tells the law; filled from tcp_sock and the rate sample. */
+struct tcpav_ack {
+	__u64 now_us;
+	__u64 max_pacing_Bps; /* sk_max_pacing_rate; 0 = no limit */
+	__u32 delivered;      /* tp->delivered, cumulative packets */
+	__u32 prior_delivered;/* rs->prior_delivered */
+	__u32 acked;          /* packets newly acked or sacked */
+	__u32 losses;         /* packets newly marked lost */
+	__u32 inflight;       /* packets in flight before this ACK */
+	__u32 srtt_us;        /* smoothed RTT, microseconds (0 = no sample yet) */
+	__u32 mss;
+	__u32 app_limited;    /* the rate sample was application-limited */
+	__u32 in_recovery;    /* ca_state is Recovery or Loss */
+};
+
+/* What the law decides. */
+struct tcpav_out {
+	__u64 pacing_Bps;     /* valid when pacing_needed */
+	__u32 cwnd;
+	__u32 pacing_needed;  /* 0 when T = 0: no internal pacing, like Reno */
+	__u32 round_ended;    /* a round trip ended on this ACK */
+};
+
+static inline __u64 tcpav_min_u64(__u64 a, __u64 b) { return a < b ? a : b; }
+static inline __u64 tcpav_max_u64(__u64 a, __u64 b) { return a > b ? a : b; }
+static inline __u32 tcpav_min_u32(__u32 a, __u32 b) { return a < b ? a : b; }
+static inline __u32 tcpav_max_u32(__u32 a, __u32 b) { return a > b ? a : b; }
+
+/* bytes * 1e6 / usec, 0 when usec is 0 */
+static inline __u64 tcpav_rate_Bps(__u64 bytes, __u64 usec)
+{
+	if (usec == 0)
+		return 0;
+	return tcpav_min_u64(bytes, TCPAV_BYTES_MAX) * TCPAV_USEC_PER_SEC / usec;
+}
+
+/* rate * usec / 1e6 / mss, in packets (mss 0 is treated as 1) */
+static inline __u64 tcpav_rate_to_pkts(__u64 rate_Bps, __u64 usec, __u32 mss)
+{
+	__u64 bytes = tcpav_min_u64(rate_Bps, TCPAV_BYTES_MAX) * usec / TCPAV_USEC_PER_SEC;
+
+	return bytes / (mss ? mss : 1u);
+}
+
+/* The estimate the valve works from: the larger of the two windows. */
+static inline __u64 tcpav_bw_est(const struct tcpav_state *st)
+{
+	return tcpav_max_u64(st->bw_win_Bps[0], st->bw_win_Bps[1]);
+}
+
+/* Rate G is sized for: g * T, capped by the valve. */
+static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
+{
+	__u64 rate = (st->target_Bps >> 8) * st->gain + (((st->target_Bps & 0xff) * st->gain) >> 8);
+
+	if (st->flags & TCPAV_S_INFEASIBLE) {
+		__u64 cap = st->valve_cap_Bps;
+
+		if (st->flags & TCPAV_S_PROBING)
+			cap = cap * 5 / 3;
+		rate = tcpav_min_u64(rate, cap);
+	}
+	return rate;
+}
+
+static inline void tcpav_clear_valve(struct tcpav_state *st)
+{
+	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING);
+	st->valve_cap_Bps = 0;
+	st->below_rounds = 0;
+	st->lossy_rounds = 0;
+}
+
+static inline void tcpav_init(struct tcpav_state *st, __u32 init_cwnd, __u64 target_Bps,
+			      __u64 now_us, __u32 delivered)
+{
+	__u8 *p = (__u8 *)st;
+	__u32 i;
+
+	for (i = 0; i < sizeof(*st); i++)
+		p[i] = 0;
+	st->target_Bps = target_Bps;
+	st->e_wnd = tcpav_max_u32(init_cwnd, TCPAV_E_MIN);
+	st->e_prior = st->e_wnd;
+	st->e_ssthresh = TCPAV_SSTHRESH_INF;
+	st->gain = TCPAV_GAIN_UNIT;
+	st->round_start_us = now_us;
+	st->round_start_delivered = delivered;
+	st->round_end_delivered = delivered;
+}
+
+/* A new target is a new request: the gain and the valve start over. */
+static inline void tcpav_set_target(struct tcpav_state *st, __u64 target_Bps)
+{
+	if (target_Bps == st->target_Bps)
+		return;
+	st->target_Bps = target_Bps;
+	st->gain = TCPAV_GAIN_UNIT;
+	st->rate_Bps = 0;
+	tcpav_clear_valve(st);
+}
+
+/* A loss event (entering recovery, a timeout, or ECN CWR): Reno's beta on E
+ * only. Returns the new ssthresh for the kernel. */
+static inline __u32 tcpav_on_loss_event(struct tcpav_state *st)
+{
+	st->e_prior = st->e_wnd;
+	st->e_wnd = tcpav_max_u32(st->e_wnd >> 1, 2u);
+	st->e_ssthresh = st->e_wnd;
+	st->e_cnt = 0;
+	st->loss_events++;
+	return st->e_wnd;
+}
+
+/* A retransmission timeout: E restarts from one packet, as Reno's cwnd. */
+static inline void tcpav_on_timeout(struct tcpav_state *st)
+{
+	st->e_wnd = TCPAV_E_MIN;
+	st->e_cnt = 0;
+}
+
+static inline __u32 tcpav_cwnd(const struct tcpav_state *st)
+{
+	return tcpav_max_u32(st->g_wnd, st->e_wnd);
+}
+
+/* The loss was spurious: give E back what the cut took. */
+static inline __u32 tcpav_undo(struct tcpav_state *st)
+{
+	st->e_wnd = tcpav_max_u32(st->e_wnd, st->e_prior);
+	st->e_ssthresh = tcpav_max_u32(st->e_ssthresh, st->e_prior);
+	return tcpav_cwnd(st);
+}
+
+/* Sending restarts after idle: the idle time is no part of a round. */
+static inline void tcpav_on_restart(struct tcpav_state *st, __u64 now_us, __u32 delivered)
+{
+	st->round_start_us = now_us;
+	st->round_start_delivered = delivered;
+	st->round_end_delivered = delivered;
+}
+
+/* Shadow Reno: grows only while a Reno window of E would be the limit. */
+static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav_ack *ack)
+{
+	if (ack->in_recovery || ack->acked == 0)
+		return;
+	if (st->e_wnd < st->e_ssthresh) {
+		/* slow start, limited as the kernel limits it: cwnd < 2 * in flight */
+		if (st->e_wnd >= 2 * ack->inflight)
+			return;
+		st->e_wnd = tcpav_min_u32(st->e_wnd + ack->acked, st->e_ssthresh);
+		return;
+	}
+	if (ack->inflight + TCPAV_E_SLACK < st->e_wnd)
+		return;
+	st->e_cnt += ack->acked;
+	if (st->e_cnt >= st->e_wnd) {
+		st->e_cnt -= st->e_wnd;
+		st->e_wnd++;
+	}
+	st->e_wnd = tcpav_min_u32(st->e_wnd, TCPAV_WND_MAX);
+}
+
+/* Once per round: smoothed rate, bandwidth windows, gain, valve. */
+static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps)
+{
+	__u64 T = st->target_Bps;
+	int app_limited = (st->flags & TCPAV_S_ROUND_APP_LIMITED) != 0;
+
+	st->rounds++;
+	st->flags &= (__u16)~(TCPAV_S_ROUND_APP_LIMITED | TCPAV_S_APP_LIMITED);
+	if (app_limited)
+		st->flags |= TCPAV_S_APP_LIMITED;
+
+	/* A probe lasts one round. */
+	st->flags &= (__u16)~TCPAV_S_PROBING;
+
+	if (!app_limited || round_Bps > st->rate_Bps) {
+		st->rate_Bps = st->rate_Bps ? (3 * st->rate_Bps + round_Bps) / 4 : round_Bps;
+		st->bw_win_Bps[0] = tcpav_max_u64(st->bw_win_Bps[0], round_Bps);
+	}
+	if (st->rounds % TCPAV_PROBE_INTERVAL == 0) {
+		st->bw_win_Bps[1] = st->bw_win_Bps[0];
+		st->bw_win_Bps[0] = 0;
+		if (st->flags & TCPAV_S_INFEASIBLE) {
+			__u64 est = tcpav_bw_est(st);
+
+			if (est >= T - T / 8) {
+				tcpav_clear_valve(st);
+			} else {
+				st->valve_cap_Bps = tcpav_max_u64(est * 3 / 4, 1);
+				st->flags |= TCPAV_S_PROBING;
+			}
+		}
+	}
+	if (T == 0 || app_limited)
+		return;
+
+	if (st->rate_Bps < T) {
+		st->gain = tcpav_min_u32(st->gain + TCPAV_GAIN_STEP, TCPAV_GAIN_MAX);
+	} else if (st->gain > TCPAV_GAIN_MIN) {
+		__u32 dec = (st->gain - TCPAV_GAIN_MIN) >> TCPAV_GAIN_DECAY_SHIFT;
+
+		st->gain -= dec ? dec : 1;
+	}
+
+	if (st->rate_Bps < T - T / 8) {
+		if (st->below_rounds < 0xffff)
+			st->below_rounds++;
+		if (st->round_losses && st->lossy_rounds < 0xffff)
+			st->lossy_rounds++;
+	} else {
+		st->below_rounds = 0;
+		st->lossy_rounds = 0;
+	}
+	if (!(st->flags & TCPAV_S_INFEASIBLE) && st->below_rounds >= TCPAV_VALVE_ROUNDS &&
+	    st->lossy_rounds >= TCPAV_VALVE_ROUNDS / 2 && st->gain >= TCPAV_GAIN_MAX) {
+		st->flags |= TCPAV_S_INFEASIBLE;
+		st->valve_cap_Bps = tcpav_max_u64(tcpav_bw_est(st) * 3 / 4, 1);
+	}
+}
+
+static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *ack,
+				struct tcpav_out *out)
+{
+	__u32 mss = ack->mss ? ack->mss : 1u;
+	__u64 guaranteed_Bps;
+	__u32 cwnd;
+
+	out->round_ended = 0;
+	if (ack->app_limited)
+		st->flags |= TCPAV_S_ROUND_APP_LIMITED;
+	st->round_losses += ack->losses;
+
+	/* Round trip accounting, as BBR counts rounds. */
+	if (ack->prior_delivered >= st->round_end_delivered &&
+	    ack->now_us - st->round_start_us >= TCPAV_ROUND_MIN_US) {
+		__u64 bytes = (__u64)(ack->delivered - st->round_start_delivered) * mss;
+
+		tcpav_round_end(st, tcpav_rate_Bps(bytes, ack->now_us - st->round_start_us));
+		st->round_start_us = ack->now_us;
+		st->round_start_delivered = ack->delivered;
+		st->round_end_delivered = ack->delivered;
+		st->round_losses = 0;
+		out->round_ended = 1;
+	}
+
+	tcpav_grow_elastic(st, ack);
+
+	guaranteed_Bps = tcpav_guaranteed_Bps(st);
+	if (st->target_Bps == 0) {
+		st->g_wnd = 0;
+	} else {
+		__u64 g = tcpav_rate_to_pkts(guaranteed_Bps, ack->srtt_us, mss) + TCPAV_G_HEADROOM;
+
+		st->g_wnd = (__u32)tcpav_min_u64(g, TCPAV_WND_MAX);
+	}
+
+	cwnd = tcpav_cwnd(st);
+	out->cwnd = cwnd;
+	if (st->target_Bps == 0) {
+		st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
+		out->pacing_needed = 0;
+		out->pacing_Bps = ack->max_pacing_Bps;
+		return;
+	}
+	out->pacing_needed = 1;
+	if (st->g_wnd >= st->e_wnd || ack->srtt_us == 0) {
+		st->flags |= TCPAV_S_G_DOMINATES;
+		out->pacing_Bps = guaranteed_Bps;
+	} else {
+		__u64 r = tcpav_rate_Bps((__u64)cwnd * mss, ack->srtt_us);
+
+		st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
+		out->pacing_Bps = st->e_wnd < st->e_ssthresh ? 2 * r : r + r / 5;
+	}
+	if (ack->max_pacing_Bps)
+		out->pacing_Bps = tcpav_min_u64(out->pacing_Bps, ack->max_pacing_Bps);
+}
+
+#endif /* TCPAV_CORE_H */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * metrics.h - the one implementation of the project's metrics (DESIGN.md
+ * section 2). Rates are bits per second.
+ *
+ *   AVR  = goodput / target, in %, not clipped
+ *   NRT  = target / EB, in %
+ *   fair share = EB / N active entities
+ *   Jain = (sum x)^2 / (n * sum x^2)
+ *   benefit B = (X - X_base) / X_base
+ *
+ * Functions return a negative value (-1) when the metric is undefined
+ * (a zero target, capacity, count or baseline), never divide by zero.
+ */
+#ifndef TCPAV_METRICS_H
+#define TCPAV_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+double tcpav_avr_pct(double goodput_bps, double target_bps);
+double tcpav_nrt_pct(double target_bps, double eb_bps);
+double tcpav_fair_share_bps(double eb_bps, size_t active);
+double tcpav_jain(const double *x, size_t n);
+double tcpav_benefit(double x_bps, double base_bps);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TCPAV_METRICS_H */

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpffs.c - the places tcpavctl keeps things: the pin directory on bpffs,
+ * the cgroup v2 hierarchy, the kernel's list of congestion controls.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "ctl.h"
+
+int ctl_pin_path(const struct ctl *ctl, const char *name, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s/%s", ctl->pin_dir, name);
+
+	if (n < 0 || (size_t)n >= len)
+		return ctl_error("pin path too long: %s/%s", ctl->pin_dir, name);
+	return 0;
+}
+
+static bool is_fs(const char *path, long magic)
+{
+	struct statfs st;
+
+	return statfs(path, &st) == 0 && st.f_type == magic;
+}
+
+/*
+ * The pin directory's parent must be a BPF filesystem. For the default
+ * place, /sys/fs/bpf, mount bpffs there if it is missing, as bpftool does.
+ */
+int ctl_bpffs_ensure(const struct ctl *ctl)
+{
+	char parent[PATH_MAX];
+	char *slash;
+
+	if (snprintf(parent, sizeof(parent), "%s", ctl->pin_dir) >= (int)sizeof(parent))
+		return ctl_error("pin directory too long: %s", ctl->pin_dir);
+	slash = strrchr(parent, '/');
+	if (!slash || slash == parent)
+		return ctl_error("pin directory %s: must be a directory below a BPF filesystem", ctl->pin_dir);
+	*slash = '\0';
+	if (!is_fs(parent, BPF_FS_MAGIC)) {
+		if (strcmp(parent, "/sys/fs/bpf") != 0)
+			return ctl_error("%s is not a BPF filesystem (mount -t bpf bpf %s)", parent, parent);
+		if (mount("bpf", parent, "bpf", 0, "mode=0700") < 0)
+			return ctl_error("cannot mount bpffs on %s: %s", parent, strerror(errno));
+	}
+	if (mkdir(ctl->pin_dir, 0700) < 0 && errno != EEXIST)
+		return ctl_error("cannot create %s: %s", ctl->pin_dir, strerror(errno));
+	return 0;
+}
+
+/* Loaded means: the struct_ops map is pinned and still registered. */
+bool ctl_is_loaded(const struct ctl *ctl)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(path, sizeof(path), "%s/%s", ctl->pin_dir, TCPAV_PIN_OPS) >= (int)sizeof(path))
+		return false;
+	return stat(path, &st) == 0 && ctl_cc_available(TCPAV_CC_NAME);
+}
+
+int ctl_open_pinned_map(const struct ctl *ctl, const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (ctl_pin_path(ctl, name, path, sizeof(path)))
+		return -1;
+	fd = bpf_obj_get(path);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			ctl_error("tcp_av is not loaded (no %s): run '" CTL_NAME " load' first", path);
+		else
+			ctl_error("cannot open %s: %s", path, strerror(errno));
+	}
+	return fd;
+}
+
+/* cgroup v2: /sys/fs/cgroup on unified systems, else the hybrid mount. */
+const char *ctl_cgroup_root(void)
+{
+	if (is_fs("/sys/fs/cgroup", CGROUP2_SUPER_MAGIC))
+		return "/sys/fs/cgroup";
+	if (is_fs("/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC))
+		return "/sys/fs/cgroup/unified";
+	return NULL;
+}
+
+/* A cgroup's id is its kernfs node id, which name_to_handle_at returns. */
+int ctl_cgroup_id(const char *path, __u64 *id)
+{
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h;
+	int mount_id;
+
+	if (!is_fs(path, CGROUP2_SUPER_MAGIC))
+		return ctl_error("--cgroup %s: not a cgroup v2 directory", path);
+	h.fh.handle_bytes = sizeof(h.id);
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) < 0)
+		return ctl_error("--cgroup %s: %s", path, strerror(errno));
+	memcpy(id, h.fh.f_handle, sizeof(*id));
+	return 0;
+}
+
+bool ctl_cc_available(const char *name)
+{
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen("/proc/sys/net/ipv4/tcp_available_congestion_control", "r");
+
+	if (!f)
+		return false;
+	if (fgets(line, sizeof(line), f)) {
+		for (char *save, *tok = strtok_r(line, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save))
+			if (strcmp(tok, name) == 0)
+				found = true;
+	}
+	fclose(f);
+	return found;
+}

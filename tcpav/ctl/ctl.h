@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ctl.h - what the tcpavctl command families share.
+ *
+ * Error contract (as in iw): a handler returns 0 on success or an exit code;
+ * on failure it has printed exactly one line, through ctl_error(), naming
+ * what was wrong, and has undone anything it had started.
+ */
+#ifndef TCPAV_CTL_H
+#define TCPAV_CTL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tcpav/abi.h"
+
+#define CTL_NAME "tcpavctl"
+#define CTL_DEFAULT_BTF "/sys/kernel/btf/vmlinux"
+
+struct ctl {
+	const char *pin_dir;  /* --pin-dir, default TCPAV_PIN_DIR_DEFAULT */
+	const char *btf_path; /* --btf, NULL = the running kernel's */
+	bool verbose;
+};
+
+struct ctl_cmd {
+	const char *name;
+	int (*run)(struct ctl *ctl, int argc, char **argv);
+	const char *args;
+	const char *help;
+};
+
+int ctl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int ctl_require_root(const char *what);
+
+/* bpffs.c: the pin directory */
+int ctl_pin_path(const struct ctl *ctl, const char *name, char *buf, size_t len);
+int ctl_bpffs_ensure(const struct ctl *ctl);
+bool ctl_is_loaded(const struct ctl *ctl);
+int ctl_open_pinned_map(const struct ctl *ctl, const char *name);
+const char *ctl_cgroup_root(void);
+int ctl_cgroup_id(const char *path, __u64 *id);
+bool ctl_cc_available(const char *name);
+
+/* command families */
+int cmd_load(struct ctl *ctl, int argc, char **argv);
+int cmd_unload(struct ctl *ctl, int argc, char **argv);
+int cmd_status(struct ctl *ctl, int argc, char **argv);
+int cmd_rule(struct ctl *ctl, int argc, char **argv);
+int cmd_flows(struct ctl *ctl, int argc, char **argv);
+int cmd_exec(struct ctl *ctl, int argc, char **argv);
+
+/* rule.c, also used by exec.c */
+int rule_insert(const struct ctl *ctl, struct tcpav_rule *rule);
+int rule_remove(const struct ctl *ctl, uint32_t id);
+int rule_set_cc(struct tcpav_rule *rule, const char *cc, const char *rate);
+
+#endif /* TCPAV_CTL_H */

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rule.c - tcpavctl rule add / del / list: the rules the policy program
+ * applies at connect and accept (see tcpav/bpf/policy.bpf.c).
+ *
+ * Rules sit in the pinned array tcpav_rules; a slot with id 0 is free. A
+ * rule is written in one map update, so the program never sees half a rule.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "ctl.h"
+#include "tcpav/tcpav.h"
+
+static int parse_port(const char *opt, const char *text, __u16 *port)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < 1 || v > 65535)
+		return ctl_error("%s '%s': not a port (1-65535)", opt, text);
+	*port = (__u16)v;
+	return 0;
+}
+
+/* ADDR[/LEN], IPv4 or IPv6 */
+static int parse_prefix(const char *opt, const char *text, __u16 *family, __u32 addr[4], __u8 *len)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	char *slash, *end;
+	long bits;
+	int max;
+
+	if (snprintf(buf, sizeof(buf), "%s", text) >= (int)sizeof(buf))
+		return ctl_error("%s '%s': not an address", opt, text);
+	slash = strchr(buf, '/');
+	if (slash)
+		*slash = '\0';
+	memset(addr, 0, 16);
+	if (inet_pton(AF_INET, buf, addr) == 1) {
+		*family = AF_INET;
+		max = 32;
+	} else if (inet_pton(AF_INET6, buf, addr) == 1) {
+		*family = AF_INET6;
+		max = 128;
+	} else {
+		return ctl_error("%s '%s': not an IPv4 or IPv6 address", opt, text);
+	}
+	bits = max;
+	if (slash) {
+		errno = 0;
+		bits = strtol(slash + 1, &end, 10);
+		if (errno || end == slash + 1 || *end || bits < 0 || bits > max)
+			return ctl_error("%s '%s': prefix length must be 0-%d", opt, text, max);
+	}
+	*len = (__u8)bits;
+	return 0;
+}
+
+int rule_set_cc(struct tcpav_rule *rule, const char *cc, const char *rate)
+{
+	if (!cc)
+		return ctl_error("rule: --cc NAME is required");
+	if (strlen(cc) >= TCPAV_CC_NAME_MAX)
+		return ctl_error("--cc '%s': name too long", cc);
+	if (!ctl_cc_available(cc))
+		return ctl_error("--cc '%s': unknown congestion control (see net.ipv4.tcp_available_congestion_control)", cc);
+	if (rate) {
+		if (strcmp(cc, TCPAV_CC_NAME) != 0)
+			return ctl_error("--rate applies only to --cc tcp_av, not '%s'", cc);
+		uint64_t bps;
+
+		if (tcpav_parse_rate(rate, &bps) < 0)
+			return ctl_error("--rate '%s': not a rate (bits/s, e.g. 8M, 500k, 1.5G)", rate);
+		rule->rate_bps = bps;
+	}
+	snprintf(rule->cc, sizeof(rule->cc), "%s", cc);
+	return 0;
+}
+
+/* Writes rule into a free slot with the next id; sets rule->id. */
+int rule_insert(const struct ctl *ctl, struct tcpav_rule *rule)
+{
+	struct tcpav_rule slot;
+	__u32 free_slot = TCPAV_MAX_RULES, max_id = 0;
+	int fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
+
+	if (fd < 0)
+		return 1;
+	for (__u32 i = 0; i < TCPAV_MAX_RULES; i++) {
+		if (bpf_map_lookup_elem(fd, &i, &slot) < 0) {
+			close(fd);
+			return ctl_error("rule: reading rule slot %u: %s", i, strerror(errno));
+		}
+		if (slot.id == 0 && free_slot == TCPAV_MAX_RULES)
+			free_slot = i;
+		if (slot.id > max_id)
+			max_id = slot.id;
+	}
+	if (free_slot == TCPAV_MAX_RULES) {
+		close(fd);
+		return ctl_error("rule add: all %d rule slots are in use", TCPAV_MAX_RULES);
+	}
+	rule->id = max_id + 1;
+	if (bpf_map_update_elem(fd, &free_slot, rule, BPF_ANY) < 0) {
+		close(fd);
+		return ctl_error("rule add: writing the rule: %s", strerror(errno));
+	}
+	close(fd);
+	return 0;
+}
+
+int rule_remove(const struct ctl *ctl, uint32_t id)
+{
+	struct tcpav_rule slot, empty;
+	int fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
+
+	if (fd < 0)
+		return 1;
+	memset(&empty, 0, sizeof(empty));
+	for (__u32 i = 0; i < TCPAV_MAX_RULES; i++) {
+		if (bpf_map_lookup_elem(fd, &i, &slot) == 0 && slot.id == id) {
+			int r = bpf_map_update_elem(fd, &i, &empty, BPF_ANY);
+
+			close(fd);
+			if (r < 0)
+				return ctl_error("rule del %u: %s", id, strerror(errno));
+			return 0;
+		}
+	}
+	close(fd);
+	return ctl_error("rule del: no rule with id %u", id);
+}
+
+static int rule_add(struct ctl *ctl, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"sport", required_argument, NULL, 's'}, {"dport", required_argument, NULL, 'd'},
+		{"src", required_argument, NULL, 'S'},   {"dst", required_argument, NULL, 'D'},
+		{"cgroup", required_argument, NULL, 'g'}, {"cc", required_argument, NULL, 'c'},
+		{"rate", required_argument, NULL, 'r'},  {0},
+	};
+	struct tcpav_rule rule;
+	const char *cc = NULL, *rate = NULL;
+	__u16 src_family = 0, dst_family = 0;
+	char buf[32];
+	int c;
+
+	memset(&rule, 0, sizeof(rule));
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_port("--sport", optarg, &rule.sport))
+				return 1;
+			rule.match |= TCPAV_M_SPORT;
+			break;
+		case 'd':
+			if (parse_port("--dport", optarg, &rule.dport))
+				return 1;
+			rule.match |= TCPAV_M_DPORT;
+			break;
+		case 'S':
+			if (parse_prefix("--src", optarg, &src_family, rule.src, &rule.src_len))
+				return 1;
+			rule.match |= TCPAV_M_SRC;
+			break;
+		case 'D':
+			if (parse_prefix("--dst", optarg, &dst_family, rule.dst, &rule.dst_len))
+				return 1;
+			rule.match |= TCPAV_M_DST;
+			break;
+		case 'g':
+			if (ctl_cgroup_id(optarg, &rule.cgroup_id))
+				return 1;
+			rule.match |= TCPAV_M_CGROUP;
+			break;
+		case 'c': cc = optarg; break;
+		case 'r': rate = optarg; break;
+		default:
+			return ctl_error("rule add: unknown or incomplete option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return ctl_error("rule add: unexpected argument '%s'", argv[optind]);
+	if (src_family && dst_family && src_family != dst_family)
+		return ctl_error("rule add: --src and --dst are of different address families");
+	rule.family = src_family ? src_family : dst_family;
+	if (rule_set_cc(&rule, cc, rate))
+		return 1;
+	if (ctl_require_root("rule add") || rule_insert(ctl, &rule))
+		return 1;
+	printf("rule %u: %s", rule.id, rule.cc);
+	if (rule.rate_bps)
+		printf(" at %s", tcpav_format_rate(rule.rate_bps, buf, sizeof(buf)));
+	printf("\n");
+	return 0;
+}
+
+static void addr_text(__u16 family, const __u32 *addr, __u8 len, char *buf, size_t size)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	inet_ntop(family, addr, a, sizeof(a));
+	snprintf(buf, size, "%s/%u", a, len);
+}
+
+static int rule_list(struct ctl *ctl, int argc, char **argv)
+{
+	struct tcpav_rule r;
+	bool json = false, first = true;
+	char src[64], dst[64], rate[32];
+	int fd;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") != 0)
+			return ctl_error("rule list: unexpected argument '%s'", argv[i]);
+		json = true;
+	}
+	fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
+	if (fd < 0)
+		return 1;
+	if (json)
+		printf("[");
+	else
+		printf("%-4s %-8s %-12s %-6s %-6s %-20s %-20s %s\n", "ID", "CC", "RATE", "SPORT", "DPORT", "SRC", "DST",
+		       "CGROUP");
+	for (__u32 i = 0; i < TCPAV_MAX_RULES; i++) {
+		if (bpf_map_lookup_elem(fd, &i, &r) < 0 || r.id == 0)
+			continue;
+		strcpy(src, "*");
+		strcpy(dst, "*");
+		if (r.match & TCPAV_M_SRC)
+			addr_text(r.family, r.src, r.src_len, src, sizeof(src));
+		if (r.match & TCPAV_M_DST)
+			addr_text(r.family, r.dst, r.dst_len, dst, sizeof(dst));
+		r.cc[sizeof(r.cc) - 1] = '\0';
+		if (json) {
+			printf("%s{\"id\":%u,\"cc\":\"%s\",\"rate_bps\":%llu", first ? "" : ",", r.id, r.cc,
+			       (unsigned long long)r.rate_bps);
+			if (r.match & TCPAV_M_SPORT)
+				printf(",\"sport\":%u", r.sport);
+			if (r.match & TCPAV_M_DPORT)
+				printf(",\"dport\":%u", r.dport);
+			if (r.match & TCPAV_M_SRC)
+				printf(",\"src\":\"%s\"", src);
+			if (r.match & TCPAV_M_DST)
+				printf(",\"dst\":\"%s\"", dst);
+			if (r.match & TCPAV_M_CGROUP)
+				printf(",\"cgroup_id\":%llu", (unsigned long long)r.cgroup_id);
+			printf("}");
+			first = false;
+			continue;
+		}
+		char sport[8] = "*", dport[8] = "*", cg[24] = "*";
+
+		if (r.match & TCPAV_M_SPORT)
+			snprintf(sport, sizeof(sport), "%u", r.sport);
+		if (r.match & TCPAV_M_DPORT)
+			snprintf(dport, sizeof(dport), "%u", r.dport);
+		if (r.match & TCPAV_M_CGROUP)
+			snprintf(cg, sizeof(cg), "id:%llu", (unsigned long long)r.cgroup_id);
+		printf("%-4u %-8s %-12s %-6s %-6s %-20s %-20s %s\n", r.id, r.cc,
+		       r.rate_bps ? tcpav_format_rate(r.rate_bps, rate, sizeof(rate)) : "-", sport, dport, src, dst, cg);
+	}
+	if (json)
+		printf("]\n");
+	close(fd);
+	return 0;
+}
+
+static int rule_del(struct ctl *ctl, int argc, char **argv)
+{
+	char *end;
+	unsigned long id;
+
+	if (argc != 2)
+		return ctl_error("rule del: usage: rule del ID");
+	errno = 0;
+	id = strtoul(argv[1], &end, 10);
+	if (errno || end == argv[1] || *end || id == 0 || id > UINT32_MAX)
+		return ctl_error("rule del: '%s' is not a rule id", argv[1]);
+	if (ctl_require_root("rule del") || rule_remove(ctl, (uint32_t)id))
+		return 1;
+	printf("rule %lu deleted\n", id);
+	return 0;
+}
+
+int cmd_rule(struct ctl *ctl, int argc, char **argv)
+{
+	if (argc < 2)
+		return ctl_error("rule: expected add, del or list");
+	if (strcmp(argv[1], "add") == 0)
+		return rule_add(ctl, argc - 1, argv + 1);
+	if (strcmp(argv[1], "del") == 0)
+		return rule_del(ctl, argc - 1, argv + 1);
+	if (strcmp(argv[1], "list") == 0)
+		return rule_list(ctl, argc - 1, argv + 1);
+	return ctl_error("rule: unknown subcommand '%s' (add, del, list)", argv[1]);
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcpavctl - load tcp_av, choose congestion controls per flow, watch flows.
+ * The command table below is the whole CLI; each family lives in its file.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "ctl.h"
+
+#ifndef TCPAV_VERSION
+#define TCPAV_VERSION "0.1"
+#endif
+
+static const struct ctl_cmd commands[] = {
+	{"load", cmd_load, "", "register tcp_av and attach the per-flow policy (idempotent)"},
+	{"unload", cmd_unload, "", "unregister tcp_av and remove its pins; running flows go on"},
+	{"status", cmd_status, "[--json]", "show what is loaded"},
+	{"rule", cmd_rule,
+	 "add [--sport P] [--dport P] [--src ADDR[/LEN]] [--dst ADDR[/LEN]] [--cgroup PATH] --cc NAME [--rate RATE]\n"
+	 "                | rule del ID | rule list [--json]",
+	 "per-flow congestion control for unmodified programs"},
+	{"flows", cmd_flows, "[--json] [--watch SECONDS]", "live table of tcp_av flows"},
+	{"exec", cmd_exec, "--rate RATE [--cc NAME] -- CMD [ARG...]", "run CMD with its TCP flows on tcp_av at RATE"},
+};
+
+int ctl_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(CTL_NAME ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+int ctl_require_root(const char *what)
+{
+	if (geteuid() != 0)
+		return ctl_error("%s: permission denied: needs root (CAP_BPF, CAP_NET_ADMIN)", what);
+	return 0;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: " CTL_NAME " [--pin-dir DIR] [--btf FILE] [--verbose] COMMAND ...\n\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].help);
+	fprintf(out, "\nRates are bits/s with iperf3 suffixes: 8M, 500k, 1.5G.\n"
+		     "Options:\n"
+		     "  --pin-dir DIR  where maps and links are pinned (default " TCPAV_PIN_DIR_DEFAULT ")\n"
+		     "  --btf FILE     kernel BTF for CO-RE (default " CTL_DEFAULT_BTF ")\n"
+		     "  --verbose      show libbpf's messages\n"
+		     "  --help, --version\n"
+		     "See tcpavctl(8).\n");
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"pin-dir", required_argument, NULL, 'p'},
+		{"btf", required_argument, NULL, 'b'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{0},
+	};
+	struct ctl ctl = {.pin_dir = TCPAV_PIN_DIR_DEFAULT};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+hvV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': ctl.pin_dir = optarg; break;
+		case 'b': ctl.btf_path = optarg; break;
+		case 'v': ctl.verbose = true; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf(CTL_NAME " " TCPAV_VERSION "\n"); return 0;
+		default: return ctl_error("unknown option (try --help)");
+		}
+	}
+	libbpf_set_print(ctl.verbose ? libbpf_print : libbpf_quiet);
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(argv[optind], commands[i].name) == 0) {
+			optind++;
+			return commands[i].run(&ctl, argc - optind + 1, argv + optind - 1);
+		}
+	}
+	return ctl_error("unknown command '%s' (try --help)", argv[optind]);
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* units.c - iperf3-style rates in bits per second. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tcpav/tcpav.h"
+
+static int rate_multiplier(char suffix, uint64_t *mult)
+{
+	switch (suffix) {
+	case '\0': *mult = 1; return 0;
+	case 'k': case 'K': *mult = 1000ull; return 0;
+	case 'm': case 'M': *mult = 1000000ull; return 0;
+	case 'g': case 'G': *mult = 1000000000ull; return 0;
+	case 't': case 'T': *mult = 1000000000000ull; return 0;
+	default: return -1;
+	}
+}
+
+/*
+ * Integer parse (no strtod: no locale, no float rounding): digits, an
+ * optional fraction of up to 12 digits, an optional suffix, nothing after.
+ */
+int tcpav_parse_rate(const char *text, uint64_t *bps)
+{
+	uint64_t whole = 0, frac = 0, frac_scale = 1, mult, value;
+	const char *p = text;
+	int digits = 0;
+
+	if (!text || !bps) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (; *p >= '0' && *p <= '9'; p++, digits++) {
+		if (whole > (UINT64_MAX - 9) / 10) {
+			errno = ERANGE;
+			return -1;
+		}
+		whole = whole * 10 + (uint64_t)(*p - '0');
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
+			if (frac_scale >= 1000000000000ull)
+				continue; /* beyond a picobit: ignored */
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			frac_scale *= 10;
+		}
+	}
+	if (digits == 0 || rate_multiplier(*p, &mult) < 0 || (*p && p[1] != '\0')) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (whole > UINT64_MAX / mult) {
+		errno = ERANGE;
+		return -1;
+	}
+	value = whole * mult;
+	/* frac / frac_scale * mult, rounded; frac < frac_scale <= 1e12, mult <= 1e12 */
+	{
+		unsigned __int128 f = (unsigned __int128)frac * mult + frac_scale / 2;
+
+		f /= frac_scale;
+		if (value > UINT64_MAX - (uint64_t)f) {
+			errno = ERANGE;
+			return -1;
+		}
+		value += (uint64_t)f;
+	}
+	*bps = value;
+	return 0;
+}
+
+char *tcpav_format_rate(uint64_t bps, char *buf, size_t len)
+{
+	static const char *const unit[] = {"bit/s", "Kbit/s", "Mbit/s", "Gbit/s", "Tbit/s"};
+	double v = (double)bps;
+	size_t u = 0;
+
+	while (v >= 1000.0 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+		v /= 1000.0;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%llu %s", (unsigned long long)bps, unit[0]);
+	else
+		snprintf(buf, len, "%.4g %s", v, unit[u]);
+	return buf;
+}

@@ -44,9 +44,10 @@
 #     Kill every process in NAME-{snd,rtr,rcv} (found with `ip netns pids`),
 #     delete the namespaces. Idempotent, silent, always returns 0.
 # tb_iperf_servers NS PORT...
-#     Start one one-off `iperf3 -s -1 -p PORT` per PORT in namespace NS,
-#     detached, and wait (<= ~5 s each) until it listens. Returns 1 if one
-#     does not come up.
+#     Start one one-off `iperf3 -s -1 -p PORT` per PORT in namespace NS
+#     (background, disowned, output discarded) and wait (<= ~5 s each) until
+#     that very process listens (`ss -ltnp`). Returns 1 with a message if
+#     one does not come up (e.g. port in use).
 # tb_iperf_client NS SERVER_ADDR PORT SECONDS OUTFILE [iperf3 args...]
 #     Run `iperf3 -c SERVER_ADDR -p PORT -t SECONDS -J [args]` in NS in the
 #     background, JSON to OUTFILE. Prints the PID and also stores it in
@@ -55,6 +56,8 @@
 #     subshell, so tb_wait can only poll for it to disappear.
 # tb_wait PID...
 #     Wait for the given PIDs. Returns 1 if any (waitable) one exited nonzero.
+#     Note: iperf3 3.12 with -J exits 0 even when it fails (e.g. connection
+#     refused); the error is in the JSON, which tb_goodput_bps reports.
 # tb_goodput_bps FILE
 #     Print end.sum_received.bits_per_second of an iperf3 client JSON file as
 #     an integer. Returns 1 with a message if FILE is missing, not JSON, has
@@ -237,6 +240,8 @@ tb_down() {
         # TERM first, then KILL whatever is left (~1 s grace).
         for try in 1 2 3 4 5 6 7 8 9 10 11; do
             pids=$(ip netns pids "$ns" 2>/dev/null) || break
+            # Never kill ourselves (script started inside the namespace).
+            pids=$(grep -vxE "$$|$BASHPID" <<<"$pids" || true)
             [[ -n $pids ]] || break
             if (( try == 1 )); then
                 # shellcheck disable=SC2086
@@ -261,7 +266,7 @@ tb_down() {
 
 # tb_iperf_servers NS PORT... -- see header.
 tb_iperf_servers() {
-    local ns=${1:-} port i
+    local ns=${1:-} port pid i pids=()
     shift || true
     if [[ -z $ns ]] || (( $# == 0 )); then
         echo "tb_iperf_servers: usage: tb_iperf_servers NS PORT..." >&2
@@ -273,21 +278,35 @@ tb_iperf_servers() {
         # but it is not a job, so a plain `wait` does not wait for it.
         ip netns exec "$ns" iperf3 -s -1 -p "$port" \
             </dev/null >/dev/null 2>&1 &
+        pids+=("$!")
         disown "$!"
     done
+    i=0
     for port in "$@"; do
-        for (( i = 0; i < 100; i++ )); do
-            if ip netns exec "$ns" ss -ltnH "sport = :$port" 2>/dev/null |
-                grep -q .; then
-                break
-            fi
-            sleep 0.05
-        done
-        if (( i == 100 )); then
-            echo "tb_iperf_servers: iperf3 server on $ns port $port not listening after 5 s" >&2
+        pid=${pids[i]}
+        i=$((i + 1))
+        # Ready when *this* server (pid=...) owns the listening socket, so a
+        # port already taken by someone else is reported, not mistaken.
+        if ! _tb_wait_listen "$ns" "$port" "$pid"; then
+            echo "tb_iperf_servers: iperf3 server on $ns port $port did not start listening (port in use? not up within 5 s)" >&2
             return 1
         fi
     done
+}
+
+# _tb_wait_listen NS PORT PID: poll (<= 5 s) until PID listens on TCP PORT
+# in NS; give up early if PID has exited.
+_tb_wait_listen() {
+    local i
+    for (( i = 0; i < 100; i++ )); do
+        if ip netns exec "$1" ss -ltnpH "sport = :$2" 2>/dev/null |
+            grep -q "pid=$3,"; then
+            return 0
+        fi
+        kill -0 "$3" 2>/dev/null || return 1
+        sleep 0.05
+    done
+    return 1
 }
 
 # tb_iperf_client NS SERVER_ADDR PORT SECONDS OUTFILE [args...] -- see header.
@@ -349,7 +368,7 @@ tb_goodput_bps() {
 # _tb_cleanup_all: trap body of tb_trap_cleanup.
 _tb_cleanup_all() {
     local name
-    trap - INT TERM   # a second Ctrl-C must not interrupt the cleanup
+    trap '' INT TERM   # a second Ctrl-C must not interrupt the cleanup
     if [[ -n ${TB_EXTRA_CLEANUP:-} ]]; then
         eval "$TB_EXTRA_CLEANUP" || true
     fi

@@ -20,9 +20,11 @@
  * the kernel paces Reno (2x cwnd/srtt in slow start, 1.2x after).
  *
  * The gain g is adjusted once per round trip from the delivered rate (rate
- * samples that were application-limited are ignored): it rises by
- * TCPAV_GAIN_STEP while the smoothed delivered rate is below T and decays
- * toward 1 once T is met, always within [TCPAV_GAIN_MIN, TCPAV_GAIN_MAX].
+ * samples that were application-limited are ignored): while the smoothed
+ * delivered rate is below T it rises in proportion to the shortfall (at most
+ * TCPAV_GAIN_STEP a round); once T is met it decays toward 1, by the excess
+ * or by 1/8 of g - 1, whichever is more; always within [TCPAV_GAIN_MIN,
+ * TCPAV_GAIN_MAX].
  *
  * Safety valve: when the smoothed rate stays below 7/8 T for
  * TCPAV_VALVE_ROUNDS rounds, with losses in at least half of them and the
@@ -52,7 +54,8 @@
 #define TCPAV_GAIN_UNIT 256u           /* g is Q8 fixed point: 256 = 1.0 */
 #define TCPAV_GAIN_MIN TCPAV_GAIN_UNIT /* g never paces below T */
 #define TCPAV_GAIN_MAX 640u            /* 2.5: bound on the catch-up rate */
-#define TCPAV_GAIN_STEP 16u            /* +1/16 per round below target */
+#define TCPAV_GAIN_STEP 16u            /* at most +1/16 per round below target */
+#define TCPAV_GAIN_KI 128u             /* gain change per 100 % rate error, Q8 */
 #define TCPAV_GAIN_DECAY_SHIFT 3       /* g -= (g - 1)/8 per round at target */
 #define TCPAV_G_HEADROOM 4u            /* packets added to G */
 #define TCPAV_E_MIN 1u                 /* E after a timeout, as Reno */
@@ -297,12 +300,22 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps)
 	if (T == 0 || app_limited)
 		return;
 
+	/*
+	 * Integral control on the relative error, TCPAV_GAIN_KI per 100 %,
+	 * at most TCPAV_GAIN_STEP a round: a fixed step would make g drift up
+	 * on noisy rounds and overshoot T.
+	 */
 	if (st->rate_Bps < T) {
-		st->gain = tcpav_min_u32(st->gain + TCPAV_GAIN_STEP, TCPAV_GAIN_MAX);
-	} else if (st->gain > TCPAV_GAIN_MIN) {
-		__u32 dec = (st->gain - TCPAV_GAIN_MIN) >> TCPAV_GAIN_DECAY_SHIFT;
+		__u64 step = (T - st->rate_Bps) * TCPAV_GAIN_KI / T;
 
-		st->gain -= dec ? dec : 1;
+		step = tcpav_min_u64(tcpav_max_u64(step, 1), TCPAV_GAIN_STEP);
+		st->gain = tcpav_min_u32(st->gain + (__u32)step, TCPAV_GAIN_MAX);
+	} else if (st->gain > TCPAV_GAIN_MIN) {
+		__u64 step = tcpav_min_u64(st->rate_Bps - T, T) * TCPAV_GAIN_KI / T;
+		__u32 decay = (st->gain - TCPAV_GAIN_MIN) >> TCPAV_GAIN_DECAY_SHIFT;
+
+		step = tcpav_max_u64(tcpav_max_u64(step, decay), 1);
+		st->gain -= (__u32)tcpav_min_u64(step, st->gain - TCPAV_GAIN_MIN);
 	}
 
 	if (st->rate_Bps < T - T / 8) {

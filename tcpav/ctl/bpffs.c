@@ -56,6 +56,11 @@ int ctl_bpffs_ensure(const struct ctl *ctl)
 		if (mount("bpf", parent, "bpf", 0, "mode=0700") < 0)
 			return ctl_error("cannot mount bpffs on %s: %s", parent, strerror(errno));
 	}
+	return 0;
+}
+
+int ctl_pin_dir_create(const struct ctl *ctl)
+{
 	if (mkdir(ctl->pin_dir, 0700) < 0 && errno != EEXIST)
 		return ctl_error("cannot create %s: %s", ctl->pin_dir, strerror(errno));
 	return 0;

@@ -37,6 +37,7 @@ int ctl_require_root(const char *what);
 /* bpffs.c: the pin directory */
 int ctl_pin_path(const struct ctl *ctl, const char *name, char *buf, size_t len);
 int ctl_bpffs_ensure(const struct ctl *ctl);
+int ctl_pin_dir_create(const struct ctl *ctl);
 bool ctl_is_loaded(const struct ctl *ctl);
 int ctl_open_pinned_map(const struct ctl *ctl, const char *name);
 const char *ctl_cgroup_root(void);

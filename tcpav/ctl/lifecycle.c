@@ -95,6 +95,8 @@ int cmd_load(struct ctl *ctl, int argc, char **argv)
 	cgroup_root = ctl_cgroup_root();
 	if (!cgroup_root)
 		return ctl_error("load: no cgroup v2 hierarchy mounted (looked at /sys/fs/cgroup and /sys/fs/cgroup/unified)");
+	if (ctl_bpffs_ensure(ctl))
+		return 1;
 	if (ctl_is_loaded(ctl)) {
 		printf("tcp_av already loaded (pins under %s)\n", ctl->pin_dir);
 		return 0;
@@ -102,10 +104,8 @@ int cmd_load(struct ctl *ctl, int argc, char **argv)
 	if (ctl_cc_available(TCPAV_CC_NAME))
 		return ctl_error("load: a congestion control named tcp_av is registered but not pinned under %s "
 				 "(bpftool struct_ops unregister name tcp_av_ops)", ctl->pin_dir);
-	if (ctl_bpffs_ensure(ctl))
-		return 1;
 	remove_pins(ctl); /* leftovers of an interrupted load */
-	if (ctl_bpffs_ensure(ctl))
+	if (ctl_pin_dir_create(ctl))
 		return 1;
 
 	cc = tcp_av_bpf__open_opts(&opts);

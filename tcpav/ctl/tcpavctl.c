@@ -14,6 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "ctl.h"
+#include "tcpav/tcpav.h"
 
 #ifndef TCPAV_VERSION
 #define TCPAV_VERSION "0.1"
@@ -53,14 +54,16 @@ int ctl_require_root(const char *what)
 static void usage(FILE *out)
 {
 	fprintf(out, "Usage: " CTL_NAME " [--pin-dir DIR] [--btf FILE] [--verbose] COMMAND ...\n\n");
+	fprintf(out, "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].help);
 	fprintf(out, "\nRates are bits/s with iperf3 suffixes: 8M, 500k, 1.5G.\n"
 		     "Options:\n"
-		     "  --pin-dir DIR  where maps and links are pinned (default " TCPAV_PIN_DIR_DEFAULT ")\n"
+		     "  --pin-dir DIR  where maps and links are pinned (default $TCPAV_PIN_DIR or " TCPAV_PIN_DIR_DEFAULT ")\n"
 		     "  --btf FILE     kernel BTF for CO-RE (default " CTL_DEFAULT_BTF ")\n"
-		     "  --verbose      show libbpf's messages\n"
-		     "  --help, --version\n"
+		     "  -v, --verbose  show libbpf's messages (verifier log)\n"
+		     "  -h, --help     this text\n"
+		     "  -V, --version  print the version\n"
 		     "See tcpavctl(8).\n");
 }
 
@@ -88,9 +91,10 @@ int main(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{0},
 	};
-	struct ctl ctl = {.pin_dir = TCPAV_PIN_DIR_DEFAULT};
+	struct ctl ctl = {.pin_dir = tcpav_pin_dir()};
 	int c;
 
+	opterr = 0; /* our own one-line errors */
 	while ((c = getopt_long(argc, argv, "+hvV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': ctl.pin_dir = optarg; break;
@@ -98,7 +102,7 @@ int main(int argc, char **argv)
 		case 'v': ctl.verbose = true; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf(CTL_NAME " " TCPAV_VERSION "\n"); return 0;
-		default: return ctl_error("unknown option (try --help)");
+		default: return ctl_error("unknown option '%s' (try --help)", argv[optind - 1]);
 		}
 	}
 	libbpf_set_print(ctl.verbose ? libbpf_print : libbpf_quiet);

@@ -16,7 +16,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=../../experiments/testbed/testbed.sh
+# shellcheck source=SCRIPTDIR/../../experiments/testbed/testbed.sh
 . "$here/../../experiments/testbed/testbed.sh"
 
 name=tbst$$                 # unique per run: parallel runs do not collide

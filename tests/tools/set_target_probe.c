@@ -1,1 +1,135 @@
-int main(void){return 0;}
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * set_target_probe - drives libtcpav's tcpav_set_target() on a real bulk
+ * flow, for the integration tests.
+ *
+ *   set_target_probe sink PORT
+ *       accept one TCP connection on PORT and discard what it sends
+ *   set_target_probe send ADDR PORT SECONDS RATE0 SWITCH_AT RATE1
+ *       connect to ADDR:PORT with target RATE0 (set before connect), send
+ *       bulk data for SECONDS, set target RATE1 at SWITCH_AT seconds; print
+ *       one line per 250 ms: "T_SECONDS ACKED_BPS CC TARGET_BPS"
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <linux/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tcpav/tcpav.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int die(const char *what)
+{
+	fprintf(stderr, "set_target_probe: %s: %s\n", what, strerror(errno));
+	return 1;
+}
+
+static int sink(const char *port)
+{
+	struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)atoi(port))};
+	static char buf[1 << 16];
+	int one = 1, s, c;
+
+	s = socket(AF_INET6, SOCK_STREAM, 0);
+	if (s < 0)
+		return die("socket");
+	setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(s, 1) < 0)
+		return die("bind/listen");
+	c = accept(s, NULL, NULL);
+	if (c < 0)
+		return die("accept");
+	while (read(c, buf, sizeof(buf)) > 0)
+		;
+	close(c);
+	close(s);
+	return 0;
+}
+
+static int send_bulk(char **argv)
+{
+	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai;
+	uint64_t rate0, rate1, prev_acked = 0, target;
+	double secs = atof(argv[2]), switch_at = atof(argv[4]), start, next_report;
+	static char buf[1 << 16];
+	int fd, switched = 0;
+
+	if (tcpav_parse_rate(argv[3], &rate0) < 0 || tcpav_parse_rate(argv[5], &rate1) < 0) {
+		fprintf(stderr, "set_target_probe: bad rate\n");
+		return 2;
+	}
+	if (getaddrinfo(argv[0], argv[1], &hints, &ai) != 0) {
+		fprintf(stderr, "set_target_probe: cannot resolve %s\n", argv[0]);
+		return 2;
+	}
+	fd = socket(ai->ai_family, SOCK_STREAM, 0);
+	if (fd < 0)
+		return die("socket");
+	if (tcpav_set_target(fd, rate0) < 0)
+		return die("tcpav_set_target before connect");
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0)
+		return die("connect");
+	freeaddrinfo(ai);
+	start = now_s();
+	next_report = start + 0.25;
+	while (now_s() - start < secs) {
+		double t = now_s();
+
+		if (!switched && t - start >= switch_at) {
+			if (tcpav_set_target(fd, rate1) < 0)
+				return die("tcpav_set_target mid-flow");
+			switched = 1;
+		}
+		if (t >= next_report) {
+			struct tcp_info ti;
+			socklen_t len = sizeof(ti);
+			char cc[16] = "";
+			socklen_t cclen = sizeof(cc);
+
+			getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len);
+			getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, &cclen);
+			if (tcpav_get_target(fd, &target) < 0)
+				target = 0;
+			printf("%.2f %llu %s %llu\n", t - start,
+			       (unsigned long long)((ti.tcpi_bytes_acked - prev_acked) * 8 * 4), cc,
+			       (unsigned long long)target);
+			fflush(stdout);
+			prev_acked = ti.tcpi_bytes_acked;
+			next_report += 0.25;
+		}
+		if (send(fd, buf, sizeof(buf), MSG_DONTWAIT) < 0 && errno != EAGAIN)
+			return die("send");
+		if (errno == EAGAIN) {
+			struct timespec ts = {.tv_nsec = 1000000};
+
+			nanosleep(&ts, NULL);
+			errno = 0;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && strcmp(argv[1], "sink") == 0)
+		return sink(argv[2]);
+	if (argc == 8 && strcmp(argv[1], "send") == 0)
+		return send_bulk(argv + 2);
+	fprintf(stderr, "usage: set_target_probe sink PORT | send ADDR PORT SECONDS RATE0 SWITCH_AT RATE1\n");
+	return 2;
+}

@@ -1,0 +1,87 @@
+# shellcheck shell=bash
+#
+# lib.sh -- what the integration tests share: TAP output, the testbed, and
+# a tcp_av that is loaded for the test and unloaded after it, also when the
+# test fails or is interrupted. Source it first thing; it sets -euo pipefail.
+#
+#   check DESC CMD...        ok/not ok on CMD's status (its stdout hidden)
+#   check_ge DESC VALUE MIN  ok if VALUE >= MIN (numbers, awk compares)
+#   mbit BPS                 bits/s -> Mbit/s with 2 decimals
+#   tcpav_test_begin NAME    testbed NAME up, tcp_av loaded, cleanup trapped
+#   finish                   summary line and exit status
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=../../experiments/testbed/testbed.sh
+. "$TOP/experiments/testbed/testbed.sh"
+# shellcheck source=../../experiments/testbed/flows.sh
+. "$TOP/experiments/testbed/flows.sh"
+TCPAVCTL=${TCPAVCTL:-$TOP/build/bin/tcpavctl}
+TCPAV_BUILD=${TCPAV_BUILD:-build}
+TMP=$(mktemp -d /tmp/tcpav-test.XXXXXX)
+
+_n=0 _failed=0
+
+check() {
+    local desc=$1
+    shift
+    _n=$((_n + 1))
+    if "$@" >/dev/null; then
+        echo "ok $_n - $desc"
+    else
+        echo "not ok $_n - $desc"
+        _failed=$((_failed + 1))
+    fi
+}
+
+# awk does the comparison: values may be fractional
+ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+check_ge() { check "$1 ($2 >= $3)" ge "$2" "$3"; }
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+check_le() { check "$1 ($2 <= $3)" le "$2" "$3"; }
+mbit() { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1e6 }'; }
+
+# flow_listed FILE DST TARGET: `tcpavctl flows --json` output in FILE has a
+# flow to DST (addr:port) with that target
+flow_listed() {
+    jq -e --arg d "$2" --argjson t "$3" 'any(.[]; .dst == $d and .target_bps == $t)' "$1" >/dev/null
+}
+
+# Leaves nothing behind: flows killed with the namespaces, then tcp_av
+# unloaded (it stays registered until its last socket is gone).
+_tcpav_cleanup() {
+    "$TCPAVCTL" unload >/dev/null 2>&1 || true
+    rm -rf "$TMP"
+}
+
+tcpav_test_begin() {
+    local name=$1
+    TB_EXTRA_CLEANUP=_tcpav_cleanup
+    tb_trap_cleanup "$name"
+    if [[ -n ${2:-} ]]; then
+        tb_up "$name" "$2" "${3:-100}"
+    fi
+    "$TCPAVCTL" load >/dev/null
+}
+
+# Nothing of ours left: no pins, no registration, no namespaces of NAME.
+nothing_left() {
+    local name=$1
+    tb_down "$name"
+    "$TCPAVCTL" unload >/dev/null 2>&1 || true
+    # an unregistered tcp_av lingers until its sockets are destroyed
+    for _ in $(seq 50); do
+        grep -qw tcp_av /proc/sys/net/ipv4/tcp_available_congestion_control || break
+        sleep 0.1
+    done
+    [[ ! -e /sys/fs/bpf/tcpav ]] &&
+        ! grep -qw tcp_av /proc/sys/net/ipv4/tcp_available_congestion_control &&
+        ! bpftool struct_ops list 2>/dev/null | grep -q tcp_av_ops &&
+        ! ip netns list | grep -q "^$name-" &&
+        ! ls -d /sys/fs/cgroup/unified/tcpav-exec-* /sys/fs/cgroup/tcpav-exec-* >/dev/null 2>&1
+}
+
+finish() {
+    echo "1..$_n"
+    ((_failed == 0))
+}

@@ -32,7 +32,8 @@ LIB_SRCS := tcpav/lib/tcpav.c tcpav/lib/units.c tcpav/lib/metrics.c
 CTL_SRCS := $(wildcard tcpav/ctl/*.c)
 BPF_PROGS := tcp_av policy
 SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
-UNIT_TESTS := test_core test_units test_metrics
+UNIT_TESTS := test_core test_units test_metrics test_core_cxx
+CXX      ?= c++
 TOOLS := set_target_probe
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -77,6 +78,10 @@ $(BUILD)/bin/tcpavctl: $(CTL_OBJS) $(BUILD)/libtcpav.a
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libtcpav.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpav.a $(LIBBPF_LIBS) -lm
+
+$(BUILD)/tests/%: tests/unit/%.cc tests/unit/check.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 $(OPT) -Wall -Wextra -Werror -Iinclude -Itests/unit $(filter -fsanitize%,$(CFLAGS_ALL)) $(LDFLAGS_SAN) -o $@ $<
 
 $(BUILD)/tests/%: tests/tools/%.c $(HEADERS) $(BUILD)/libtcpav.a
 	@mkdir -p $(@D)

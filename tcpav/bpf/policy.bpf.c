@@ -26,7 +26,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
+	/* CLONE: a socket accepted from a listener with a target inherits it */
+	__uint(map_flags, BPF_F_NO_PREALLOC | BPF_F_CLONE);
 	__type(key, int);
 	__type(value, struct tcpav_sk_target);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);

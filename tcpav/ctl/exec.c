@@ -64,6 +64,11 @@ int cmd_exec(struct ctl *ctl, int argc, char **argv)
 	int c, status = 0, ret;
 	pid_t pid;
 
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+		printf("Usage: " CTL_NAME " exec --rate RATE [--cc NAME] -- CMD [ARG...]\n"
+		       "       " CTL_NAME " exec --cc NAME -- CMD [ARG...]\n");
+		return 0;
+	}
 	memset(&rule, 0, sizeof(rule));
 	optind = 0;
 	opterr = 0;

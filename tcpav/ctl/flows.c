@@ -76,7 +76,7 @@ static void print_flow(const struct tcpav_flow_info *f, bool json, bool first)
 		       f->flags & TCPAV_F_INFEASIBLE ? "true" : "false", flags);
 		return;
 	}
-	printf("%-22s %-22s %11s %11s %6.1f%% %6u %6u %6u %5.2f %8.1f  %s\n", src, dst,
+	printf("%-22s %-22s %12s %12s %6.1f%% %6u %6u %6u %5.2f %8.1f  %s\n", src, dst,
 	       f->target_bps ? tcpav_format_rate(f->target_bps, t, sizeof(t)) : "-",
 	       tcpav_format_rate(f->delivered_bps, d, sizeof(d)), f->avr_permille / 10.0, f->cwnd, f->g_wnd, f->e_wnd,
 	       f->gain_q8 / 256.0, f->srtt_us / 1000.0, flags);
@@ -92,7 +92,7 @@ static int print_table(int fd, bool json)
 	if (json)
 		printf("[");
 	else
-		printf("%-22s %-22s %11s %11s %7s %6s %6s %6s %5s %8s  %s\n", "LOCAL", "PEER", "TARGET", "DELIVERED",
+		printf("%-22s %-22s %12s %12s %7s %6s %6s %6s %5s %8s  %s\n", "LOCAL", "PEER", "TARGET", "DELIVERED",
 		       "AVR", "CWND", "G", "E", "GAIN", "SRTT(ms)", "FLAGS");
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		key = next;

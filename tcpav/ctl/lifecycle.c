@@ -235,6 +235,8 @@ int cmd_status(struct ctl *ctl, int argc, char **argv)
 		else
 			return ctl_error("status: unexpected argument '%s'", argv[i]);
 	}
+	if (access(ctl->pin_dir, R_OK | X_OK) < 0 && errno == EACCES)
+		return ctl_error("status: cannot read %s: %s (needs root)", ctl->pin_dir, strerror(errno));
 	loaded = ctl_is_loaded(ctl);
 	if (loaded) {
 		if (ctl_pin_path(ctl, TCPAV_PIN_RULES, path, sizeof(path)) == 0 && (fd = bpf_obj_get(path)) >= 0) {

@@ -298,8 +298,26 @@ static int rule_del(struct ctl *ctl, int argc, char **argv)
 	return 0;
 }
 
+static const char rule_usage[] =
+	"Usage: " CTL_NAME " rule add [--sport P] [--dport P] [--src ADDR[/LEN]] [--dst ADDR[/LEN]]\n"
+	"                          [--cgroup PATH] --cc NAME [--rate RATE]\n"
+	"       " CTL_NAME " rule del ID\n"
+	"       " CTL_NAME " rule list [--json]\n";
+
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return true;
+	return false;
+}
+
 int cmd_rule(struct ctl *ctl, int argc, char **argv)
 {
+	if (wants_help(argc, argv)) {
+		fputs(rule_usage, stdout);
+		return 0;
+	}
 	if (argc < 2)
 		return ctl_error("rule: expected add, del or list");
 	if (strcmp(argv[1], "add") == 0)

@@ -56,7 +56,7 @@ static void usage(FILE *out)
 	fprintf(out, "Usage: " CTL_NAME " [--pin-dir DIR] [--btf FILE] [--verbose] COMMAND ...\n\n");
 	fprintf(out, "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %s %s\n      %s\n", commands[i].name, commands[i].args, commands[i].help);
+		fprintf(out, "  %s%s%s\n      %s\n", commands[i].name, *commands[i].args ? " " : "", commands[i].args, commands[i].help);
 	fprintf(out, "\nRates are bits/s with iperf3 suffixes: 8M, 500k, 1.5G.\n"
 		     "Options:\n"
 		     "  --pin-dir DIR  where maps and links are pinned (default $TCPAV_PIN_DIR or " TCPAV_PIN_DIR_DEFAULT ")\n"

@@ -1,1 +1,187 @@
-int main(void){return 0;}
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_units.c - tcpav_parse_rate() and tcpav_format_rate() (tcpav.h):
+ * iperf3-style rates, suffixes k/M/G/T in either case as powers of 1000,
+ * rounded to the nearest bit; errors leave *bps alone and set errno.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tcpav/tcpav.h"
+#include "check.h"
+
+#define SENTINEL 0xDEADBEEFCAFEF00Dull
+
+static void parses(const char *text, uint64_t want)
+{
+	uint64_t v = SENTINEL;
+	int rc;
+
+	errno = 0;
+	rc = tcpav_parse_rate(text, &v);
+	CHECK(rc == 0 && v == want, "parse \"%s\" = %llu (rc %d, got %llu)", text, (unsigned long long)want, rc,
+	      (unsigned long long)v);
+}
+
+static void rejects(const char *text, int want_errno)
+{
+	uint64_t v = SENTINEL;
+	int rc;
+
+	errno = 0;
+	rc = tcpav_parse_rate(text, &v);
+	CHECK(rc == -1 && errno == want_errno && v == SENTINEL,
+	      "parse \"%s\" fails with %s, *bps untouched (rc %d, errno %d, *bps %s)", text,
+	      want_errno == EINVAL ? "EINVAL" : "ERANGE", rc, errno, v == SENTINEL ? "untouched" : "CHANGED");
+}
+
+static void formats(uint64_t bps, const char *want)
+{
+	char buf[64];
+	char *ret;
+
+	memset(buf, 'x', sizeof(buf));
+	ret = tcpav_format_rate(bps, buf, sizeof(buf));
+	CHECK(ret == buf && strcmp(buf, want) == 0, "format %llu = \"%s\" (got \"%s\")", (unsigned long long)bps,
+	      want, buf);
+}
+
+int main(void)
+{
+	/* the examples of tcpav.h and the brief */
+	parses("8M", 8000000);
+	parses("500k", 500000);
+	parses("1.5G", 1500000000);
+	parses("0", 0);
+	parses("250000", 250000);
+	parses("1.25m", 1250000);
+	parses("2T", 2000000000000ull);
+	/* case-insensitive suffixes, powers of 1000 (not 1024) */
+	parses("8m", 8000000);
+	parses("500K", 500000);
+	parses("1.5g", 1500000000);
+	parses("2t", 2000000000000ull);
+	parses("1k", 1000);
+	parses("0M", 0);
+	parses("0.0G", 0);
+	parses("007k", 7000);
+	/* fractions, rounded to the nearest bit, exactly (no binary float) */
+	parses("0.6", 1);
+	parses("0.4", 0);
+	parses("2.9999", 3);
+	parses("123.456789k", 123457);      /* 123456.789 */
+	parses("0.000001T", 1000000);
+	parses("8.1M", 8100000);            /* 8.1 is not exact in binary */
+	parses("0.3G", 300000000);
+	parses("4.35M", 4350000);
+	parses("1.999999999999999999", 2);  /* beyond 12 fraction digits */
+	parses("1.0000000000001", 1);
+	{
+		uint64_t v = SENTINEL;
+		int rc = tcpav_parse_rate("0.5", &v);
+
+		CHECK(rc == 0 && (v == 0 || v == 1), "parse \"0.5\": a tie rounds to 0 or 1 (got %llu)",
+		      (unsigned long long)v);
+	}
+	/* the uint64_t edge */
+	parses("18446744073709551615", UINT64_MAX);
+	parses("18446744073709551.615k", UINT64_MAX);
+	parses("18446744073709.551615M", UINT64_MAX);
+	parses("18446744073709551.6154k", UINT64_MAX); /* .4 bit rounds down */
+
+	/* syntax errors: EINVAL */
+	rejects("", EINVAL);
+	rejects("M", EINVAL);
+	rejects("k", EINVAL);
+	rejects("-1", EINVAL);
+	rejects("-0", EINVAL);
+	rejects("8X", EINVAL);
+	rejects("8MM", EINVAL);
+	rejects("8Mb", EINVAL);
+	rejects("8 M", EINVAL);
+	rejects("1e6", EINVAL);
+	rejects(" 8M", EINVAL);
+	rejects("8M ", EINVAL);
+	rejects("8M\n", EINVAL);
+	rejects(".", EINVAL);
+	rejects("1.2.3", EINVAL);
+	rejects("0x10", EINVAL);
+	rejects("8,5M", EINVAL);
+	rejects("inf", EINVAL);
+	rejects("nan", EINVAL);
+	rejects("8P", EINVAL);
+	/* out of range: ERANGE */
+	rejects("99999999999999999999", ERANGE);
+	rejects("18446744073709551616", ERANGE);
+	rejects("20000000000T", ERANGE);
+	rejects("18446744073709552k", ERANGE);
+	rejects("18446744073709551.616k", ERANGE);
+	rejects("18446744073709551.6156k", ERANGE); /* .6 bit rounds up past the max */
+	rejects("999999999999999999999999999999999999999M", ERANGE);
+	/* NULL arguments */
+	{
+		uint64_t v = SENTINEL;
+
+		errno = 0;
+		CHECK(tcpav_parse_rate(NULL, &v) == -1 && errno == EINVAL && v == SENTINEL,
+		      "parse NULL text: -1, EINVAL");
+		errno = 0;
+		CHECK(tcpav_parse_rate("8M", NULL) == -1 && errno == EINVAL, "parse into NULL: -1, EINVAL");
+	}
+	/* success does not need errno cleared and does not set it */
+	{
+		uint64_t v = 0;
+
+		errno = 0;
+		CHECK(tcpav_parse_rate("8M", &v) == 0 && errno == 0, "a successful parse leaves errno alone");
+	}
+
+	/* formatting: "<value> <unit>", units bit/s Kbit/s Mbit/s Gbit/s Tbit/s
+	 * (tcpav.h's example "12.5 Mbit/s"), k = 1000 */
+	formats(12500000, "12.5 Mbit/s");
+	formats(500000, "500 Kbit/s");
+	formats(999, "999 bit/s");
+	formats(0, "0 bit/s");
+	formats(1, "1 bit/s");
+	formats(1000, "1 Kbit/s");
+	formats(8000000, "8 Mbit/s");
+	formats(1500000000, "1.5 Gbit/s");
+	formats(2000000000000ull, "2 Tbit/s");
+	formats(123456, "123.5 Kbit/s");
+	formats(999000, "999 Kbit/s");
+	/* parse and format agree on the value: format(parse("X<s>")) = "X <S>bit/s" */
+	{
+		static const struct {
+			const char *in, *out;
+		} rt[] = {{"8M", "8 Mbit/s"}, {"500k", "500 Kbit/s"}, {"1.5G", "1.5 Gbit/s"},
+			  {"12.5m", "12.5 Mbit/s"}, {"250000", "250 Kbit/s"}, {"3T", "3 Tbit/s"}};
+		size_t i;
+
+		for (i = 0; i < sizeof(rt) / sizeof(rt[0]); i++) {
+			uint64_t v = 0;
+			char buf[32];
+
+			tcpav_parse_rate(rt[i].in, &v);
+			tcpav_format_rate(v, buf, sizeof(buf));
+			CHECK(strcmp(buf, rt[i].out) == 0, "format(parse(\"%s\")) = \"%s\" (got \"%s\")", rt[i].in,
+			      rt[i].out, buf);
+		}
+	}
+	/* small buffers: truncated, NUL-terminated, nothing written past len */
+	{
+		char buf[8];
+
+		memset(buf, 'x', sizeof(buf));
+		tcpav_format_rate(12500000, buf, 5);
+		CHECK(strcmp(buf, "12.5") == 0 && buf[5] == 'x', "format into 5 bytes: \"12.5\", no overrun (\"%s\")",
+		      buf);
+		memset(buf, 'x', sizeof(buf));
+		tcpav_format_rate(12500000, buf, 1);
+		CHECK(buf[0] == '\0' && buf[1] == 'x', "format into 1 byte: empty string");
+		memset(buf, 'x', sizeof(buf));
+		tcpav_format_rate(12500000, buf, 0);
+		CHECK(buf[0] == 'x', "format into 0 bytes writes nothing");
+	}
+	return check_done();
+}

@@ -26,19 +26,18 @@ failed_names=()
 
 # run_one LABEL CMD...: runs a test program, prefixes and counts its lines.
 run_one() {
-	local label=$1 line rc
+	local label=$1 line rc=
 	shift
 	echo "# $label"
 	while IFS= read -r line; do
 		case $line in
+		__rc=*) rc=${line#__rc=}; continue ;;
 		"ok "*) passed=$((passed + 1)); echo "$label: $line" ;;
 		"not ok "*) failed=$((failed + 1)); failed_names+=("$label: ${line#not ok }"); echo "$label: $line" ;;
 		"skip "*) skipped=$((skipped + 1)); echo "$label: $line" ;;
 		*) echo "$label: $line" ;;
 		esac
 	done < <("$@" 2>&1; echo "__rc=$?")
-	# the last line read was __rc=N
-	rc=${line#__rc=}
 	if [[ $rc != 0 ]]; then
 		echo "$label: exited with status $rc"
 		failed=$((failed + 1))

@@ -33,7 +33,7 @@
  * windowed maximum of round delivery rates), so competitors keep the rest.
  * Every TCPAV_PROBE_INTERVAL rounds one round is allowed 5/3 of the cap to
  * re-estimate; the cap follows the estimate, and the flag clears once the
- * estimate reaches T again or the target changes. Departure from the design
+ * estimate reaches 7/8 T again or the target changes. Departure from the design
  * text: "T above a fraction of the estimated bottleneck" is not a separate
  * trigger (a flow paced at T cannot see a bottleneck above T); it is the
  * condition under which the valve stays engaged.
@@ -59,7 +59,9 @@
 #define TCPAV_GAIN_DECAY_SHIFT 3       /* g -= (g - 1)/8 per round at target */
 #define TCPAV_G_HEADROOM 4u            /* packets added to G */
 #define TCPAV_E_MIN 1u                 /* E after a timeout, as Reno */
-#define TCPAV_E_SLACK 3u               /* E grows when inflight >= E - slack */
+/* E grows when inflight >= E - slack; a slack above G's headroom lets E
+ * pass G when the path has room, so the flow can be Reno above T */
+#define TCPAV_E_SLACK (TCPAV_G_HEADROOM + 2u)
 #define TCPAV_SSTHRESH_INF 0x7fffffffu
 #define TCPAV_WND_MAX 0x100000u        /* clamp on G and E, packets */
 #define TCPAV_VALVE_ROUNDS 16u         /* under-delivering rounds before the valve */
@@ -92,6 +94,7 @@ struct tcpav_state {
 	__u32 e_cnt;          /* Reno additive-increase counter */
 	__u32 e_ssthresh;
 	__u32 e_prior;        /* E before the last cut, for undo */
+	__u32 e_prior_ssthresh; /* E's ssthresh before the last cut */
 	__u32 g_wnd;          /* G, packets */
 	__u32 gain;           /* g, Q8 */
 	__u16 below_rounds;   /* consecutive rounds under 7/8 T */
@@ -113,7 +116,8 @@ struct tcpav_ack {
 	__u32 srtt_us;        /* smoothed RTT, microseconds (0 = no sample yet) */
 	__u32 mss;
 	__u32 app_limited;    /* the rate sample was application-limited */
-	__u32 in_recovery;    /* ca_state is Recovery or Loss */
+	__u32 in_recovery;    /* ca_state is CWR or Recovery (not Loss: after a
+			       * timeout Reno slow-starts again) */
 };
 
 /* What the law decides. */
@@ -140,8 +144,20 @@ static inline __u64 tcpav_rate_Bps(__u64 bytes, __u64 usec)
 /* rate * usec / 1e6 / mss, in packets (mss 0 is treated as 1) */
 static inline __u64 tcpav_rate_to_pkts(__u64 rate_Bps, __u64 usec, __u32 mss)
 {
-	__u64 bytes = tcpav_min_u64(rate_Bps, TCPAV_BYTES_MAX) * usec / TCPAV_USEC_PER_SEC;
+	__u64 bytes;
 
+	/* Exact floor without 128-bit arithmetic (BPF has none): split the
+	 * rate into bytes per microsecond and a remainder; saturate on the
+	 * absurd (> 2 PB/s, or an RTT over an hour) instead of wrapping. */
+	if (rate_Bps <= 0xffffffffull && usec <= 0xffffffffull) {
+		bytes = rate_Bps * usec / TCPAV_USEC_PER_SEC;
+	} else {
+		__u64 q = rate_Bps / TCPAV_USEC_PER_SEC, r = rate_Bps % TCPAV_USEC_PER_SEC;
+
+		if (q > 0x7fffffffull || usec > 0xffffffffull)
+			return ~0ull;
+		bytes = q * usec + r * usec / TCPAV_USEC_PER_SEC;
+	}
 	return bytes / (mss ? mss : 1u);
 }
 
@@ -186,6 +202,7 @@ static inline void tcpav_init(struct tcpav_state *st, __u32 init_cwnd, __u64 tar
 	st->e_wnd = tcpav_max_u32(init_cwnd, TCPAV_E_MIN);
 	st->e_prior = st->e_wnd;
 	st->e_ssthresh = TCPAV_SSTHRESH_INF;
+	st->e_prior_ssthresh = TCPAV_SSTHRESH_INF;
 	st->gain = TCPAV_GAIN_UNIT;
 	st->round_start_us = now_us;
 	st->round_start_delivered = delivered;
@@ -208,6 +225,7 @@ static inline void tcpav_set_target(struct tcpav_state *st, __u64 target_Bps)
 static inline __u32 tcpav_on_loss_event(struct tcpav_state *st)
 {
 	st->e_prior = st->e_wnd;
+	st->e_prior_ssthresh = st->e_ssthresh;
 	st->e_wnd = tcpav_max_u32(st->e_wnd >> 1, 2u);
 	st->e_ssthresh = st->e_wnd;
 	st->e_cnt = 0;
@@ -231,7 +249,7 @@ static inline __u32 tcpav_cwnd(const struct tcpav_state *st)
 static inline __u32 tcpav_undo(struct tcpav_state *st)
 {
 	st->e_wnd = tcpav_max_u32(st->e_wnd, st->e_prior);
-	st->e_ssthresh = tcpav_max_u32(st->e_ssthresh, st->e_prior);
+	st->e_ssthresh = tcpav_max_u32(st->e_ssthresh, st->e_prior_ssthresh);
 	return tcpav_cwnd(st);
 }
 
@@ -328,7 +346,7 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps)
 		st->lossy_rounds = 0;
 	}
 	if (!(st->flags & TCPAV_S_INFEASIBLE) && st->below_rounds >= TCPAV_VALVE_ROUNDS &&
-	    st->lossy_rounds >= TCPAV_VALVE_ROUNDS / 2 && st->gain >= TCPAV_GAIN_MAX) {
+	    2u * st->lossy_rounds >= st->below_rounds && st->gain >= TCPAV_GAIN_MAX) {
 		st->flags |= TCPAV_S_INFEASIBLE;
 		st->valve_cap_Bps = tcpav_max_u64(tcpav_bw_est(st) * 3 / 4, 1);
 	}
@@ -347,7 +365,7 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	st->round_losses += ack->losses;
 
 	/* Round trip accounting, as BBR counts rounds. */
-	if (ack->prior_delivered >= st->round_end_delivered &&
+	if ((__s32)(ack->prior_delivered - st->round_end_delivered) >= 0 &&
 	    ack->now_us - st->round_start_us >= TCPAV_ROUND_MIN_US) {
 		__u64 bytes = (__u64)(ack->delivered - st->round_start_delivered) * mss;
 
@@ -368,6 +386,8 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 		__u64 g = tcpav_rate_to_pkts(guaranteed_Bps, ack->srtt_us, mss) + TCPAV_G_HEADROOM;
 
 		st->g_wnd = (__u32)tcpav_min_u64(g, TCPAV_WND_MAX);
+		if (g < TCPAV_G_HEADROOM) /* the saturated sum wrapped */
+			st->g_wnd = TCPAV_WND_MAX;
 	}
 
 	cwnd = tcpav_cwnd(st);
@@ -380,7 +400,11 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	}
 	out->pacing_needed = 1;
 	if (st->g_wnd >= st->e_wnd || ack->srtt_us == 0) {
-		st->flags |= TCPAV_S_G_DOMINATES;
+		/* without an RTT sample E's pacing is unknown: pace at g*T */
+		if (st->g_wnd >= st->e_wnd)
+			st->flags |= TCPAV_S_G_DOMINATES;
+		else
+			st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
 		out->pacing_Bps = guaranteed_Bps;
 	} else {
 		__u64 r = tcpav_rate_Bps((__u64)cwnd * mss, ack->srtt_us);

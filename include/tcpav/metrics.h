@@ -9,8 +9,9 @@
  *   Jain = (sum x)^2 / (n * sum x^2)
  *   benefit B = (X - X_base) / X_base
  *
- * Functions return a negative value (-1) when the metric is undefined
- * (a zero target, capacity, count or baseline), never divide by zero.
+ * Functions return NAN when the metric is undefined (a zero or negative
+ * target, capacity, count or baseline, or a negative input); they never
+ * divide by zero. Test with isnan().
  */
 #ifndef TCPAV_METRICS_H
 #define TCPAV_METRICS_H

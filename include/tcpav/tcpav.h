@@ -10,8 +10,8 @@
  * caller needs CAP_BPF (root) to write the target map. Returns 0, or -1 with
  * errno set; on failure the socket is left as it was.
  *
- * Rates in the project are bits per second and are written the way iperf3
- * writes them: "8M", "500k", "1.5G" (k = 1000).
+ * Rates in the project are bits per second and are written as iperf3's
+ * options take them: "8M", "500k", "1.5G" (k = 1000).
  */
 #ifndef TCPAV_TCPAV_H
 #define TCPAV_TCPAV_H
@@ -39,7 +39,8 @@ const char *tcpav_pin_dir(void);
  */
 int tcpav_parse_rate(const char *text, uint64_t *bps);
 
-/* Formats bits/s as iperf3 prints it ("12.5 Mbit/s") into buf; returns buf. */
+/* Formats bits/s with 4 significant digits and a unit ("12.5 Mbit/s",
+ * "500 Kbit/s", "999 bit/s") into buf; returns buf. */
 char *tcpav_format_rate(uint64_t bps, char *buf, size_t len);
 
 #ifdef __cplusplus

@@ -152,7 +152,9 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 	a.srtt_us = tp->srtt_us >> 3;
 	a.mss = tp->mss_cache;
 	a.app_limited = rs->is_app_limited;
-	a.in_recovery = ca_state >= TCP_CA_Recovery;
+	/* as Reno: no growth while reducing (CWR, Recovery); after a timeout
+	 * (Loss) the window slow-starts again */
+	a.in_recovery = ca_state == TCP_CA_CWR || ca_state == TCP_CA_Recovery;
 
 	tcpav_on_ack(st, &a, &out);
 

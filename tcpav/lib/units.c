@@ -33,11 +33,13 @@ int tcpav_parse_rate(const char *text, uint64_t *bps)
 		return -1;
 	}
 	for (; *p >= '0' && *p <= '9'; p++, digits++) {
-		if (whole > (UINT64_MAX - 9) / 10) {
+		uint64_t d = (uint64_t)(*p - '0');
+
+		if (whole > (UINT64_MAX - d) / 10) {
 			errno = ERANGE;
 			return -1;
 		}
-		whole = whole * 10 + (uint64_t)(*p - '0');
+		whole = whole * 10 + d;
 	}
 	if (*p == '.') {
 		for (p++; *p >= '0' && *p <= '9'; p++, digits++) {
@@ -77,12 +79,15 @@ char *tcpav_format_rate(uint64_t bps, char *buf, size_t len)
 	double v = (double)bps;
 	size_t u = 0;
 
-	while (v >= 1000.0 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
+	/* 999.95 and up would print as "1000" at 4 digits: next unit */
+	while (v >= 999.95 && u + 1 < sizeof(unit) / sizeof(unit[0])) {
 		v /= 1000.0;
 		u++;
 	}
 	if (u == 0)
 		snprintf(buf, len, "%llu %s", (unsigned long long)bps, unit[0]);
+	else if (v >= 999.95)
+		snprintf(buf, len, "%.0f %s", v, unit[u]); /* beyond Tbit/s: no exponent */
 	else
 		snprintf(buf, len, "%.4g %s", v, unit[u]);
 	return buf;

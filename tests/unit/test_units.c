@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tcpav/tcpav.h"
@@ -13,15 +14,36 @@
 
 #define SENTINEL 0xDEADBEEFCAFEF00Dull
 
-static void parses(const char *text, uint64_t want)
+static void parses_tagged(const char *tag, const char *text, uint64_t want)
 {
 	uint64_t v = SENTINEL;
 	int rc;
 
 	errno = 0;
 	rc = tcpav_parse_rate(text, &v);
-	CHECK(rc == 0 && v == want, "parse \"%s\" = %llu (rc %d, got %llu)", text, (unsigned long long)want, rc,
-	      (unsigned long long)v);
+	CHECK(rc == 0 && v == want, "%sparse \"%s\" = %llu (rc %d, got %llu)", tag, text, (unsigned long long)want,
+	      rc, (unsigned long long)v);
+}
+
+static void parses(const char *text, uint64_t want)
+{
+	parses_tagged("", text, want);
+}
+
+/* text with control characters escaped, for a one-line TAP description */
+static const char *shown(const char *text)
+{
+	static char buf[128];
+	size_t o = 0;
+
+	for (; *text && o + 5 < sizeof(buf); text++) {
+		if ((unsigned char)*text < 0x20)
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "\\x%02x", (unsigned char)*text);
+		else
+			buf[o++] = *text;
+	}
+	buf[o] = '\0';
+	return buf;
 }
 
 static void rejects(const char *text, int want_errno)
@@ -32,7 +54,7 @@ static void rejects(const char *text, int want_errno)
 	errno = 0;
 	rc = tcpav_parse_rate(text, &v);
 	CHECK(rc == -1 && errno == want_errno && v == SENTINEL,
-	      "parse \"%s\" fails with %s, *bps untouched (rc %d, errno %d, *bps %s)", text,
+	      "parse \"%s\" fails with %s, *bps untouched (rc %d, errno %d, *bps %s)", shown(text),
 	      want_errno == EINVAL ? "EINVAL" : "ERANGE", rc, errno, v == SENTINEL ? "untouched" : "CHANGED");
 }
 
@@ -85,7 +107,11 @@ int main(void)
 		      (unsigned long long)v);
 	}
 	/* the uint64_t edge */
-	parses("18446744073709551615", UINT64_MAX);
+	/* regression: units.c rejected 18446744073709551610..UINT64_MAX with ERANGE: its
+	 * digit loop tests whole > (UINT64_MAX - 9) / 10 before every digit. */
+	parses_tagged("", "18446744073709551615", UINT64_MAX);
+	parses_tagged("", "18446744073709551610", UINT64_MAX - 5);
+	parses("18446744073709551609", UINT64_MAX - 6);
 	parses("18446744073709551.615k", UINT64_MAX);
 	parses("18446744073709.551615M", UINT64_MAX);
 	parses("18446744073709551.6154k", UINT64_MAX); /* .4 bit rounds down */

@@ -83,7 +83,9 @@ enum tcpav_rule_match {
 /*
  * One slot of the tcpav_rules array. A slot with id == 0 is free. Addresses
  * and ports are the socket's own view, as ss shows them: "src"/"sport" are
- * local, "dst"/"dport" remote. Among matching rules the lowest id wins.
+ * local, "dst"/"dport" remote. Among matching rules a cgroup rule wins
+ * over the others (so `tcpavctl exec` wins over port rules); within each
+ * kind the lowest id wins.
  */
 struct tcpav_rule {
 	__u32 id;

@@ -127,9 +127,16 @@ static __always_inline void conn_of(struct bpf_sock_ops *skops, struct conn *c)
 
 struct rule_search {
 	const struct conn *c;
-	__u32 best_id;
+	__u64 best_rank; /* 0 = none yet */
 	__u32 best_slot;
 };
+
+/* Cgroup rules (those of exec among them) are the most specific: they win
+ * over the others; within each kind the lowest id wins. */
+static __always_inline __u64 rule_rank(const struct tcpav_rule *r)
+{
+	return (r->match & TCPAV_M_CGROUP) ? r->id : (1ull << 32) + r->id;
+}
 
 static long rule_search_one(__u32 slot, struct rule_search *s)
 {
@@ -137,8 +144,8 @@ static long rule_search_one(__u32 slot, struct rule_search *s)
 
 	if (!r || r->id == 0)
 		return 0;
-	if ((s->best_id == 0 || r->id < s->best_id) && rule_matches(r, s->c)) {
-		s->best_id = r->id;
+	if ((s->best_rank == 0 || rule_rank(r) < s->best_rank) && rule_matches(r, s->c)) {
+		s->best_rank = rule_rank(r);
 		s->best_slot = slot;
 	}
 	return 0;
@@ -176,7 +183,7 @@ int tcpav_policy(struct bpf_sock_ops *skops)
 	conn_of(skops, &c);
 	s.c = &c;
 	bpf_loop(TCPAV_MAX_RULES, rule_search_one, &s, 0);
-	if (s.best_id == 0)
+	if (s.best_rank == 0)
 		return 1;
 	r = bpf_map_lookup_elem(&tcpav_rules, &s.best_slot);
 	if (r)

@@ -64,6 +64,26 @@ tcpav_test_begin() {
     "$TCPAVCTL" load >/dev/null
 }
 
+# target_mix RATE SECONDS CC...: a tcp_av flow with target RATE (a rule on
+# port 5201) and competitors of the given CCs, SECONDS long; samples
+# `tcpavctl flows --json` 4 s before the end into $TMP/flows.json, sets the
+# array GOODPUT (bits/s, flow 0 is tcp_av) and prints a summary comment.
+target_mix() {
+    local rate=$1 secs=$2
+    shift 2
+    "$TCPAVCTL" rule add --dport 5201 --cc tcp_av --rate "$rate" >/dev/null
+    tb_flows_start "$TMP" "$secs" rule "$@"
+    sleep $((secs - 4))
+    "$TCPAVCTL" flows --json > "$TMP/flows.json"
+    mapfile -t GOODPUT < <(tb_flows_wait "$TMP" | awk '{print $2}')
+    echo "# tcp_av $(mbit "${GOODPUT[0]}") Mbit/s (target $rate); $*: $(for x in "${GOODPUT[@]:1}"; do printf '%s ' "$(mbit "$x")"; done)Mbit/s"
+    echo "# flows: $(jq -c '[.[] | select(.target_bps > 0 and .delivered_bps > 1000000) |
+        {avr, gain, g, e, srtt_us, valve_cap_bps, bw_est_bps, flags}]' "$TMP/flows.json")"
+}
+
+# pct A B: 100 * A / B with one decimal
+pct() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", 100 * a / b }'; }
+
 # Nothing of ours left: no pins, no registration, no namespaces of NAME.
 nothing_left() {
     local name=$1

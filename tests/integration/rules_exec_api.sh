@@ -2,7 +2,8 @@
 # The three ways a flow gets tcp_av and a target:
 #  1. a rule on the iperf3 port gives tcp_av and its target to an iperf3
 #     started without -C; `rule del` stops that for new flows;
-#  2. `tcpavctl exec --rate` gives it to the command's flows;
+#  2. `tcpavctl exec --rate` gives it to the command's flows, winning over
+#     an older port rule that matches the same flow;
 #  3. tcpav_set_target() changes a running flow's target, and its rate
 #     follows within 2 s (with 2 CUBIC flows competing, so that the rate is
 #     the target's doing, not spare capacity).
@@ -33,7 +34,8 @@ cc=$(cc_of_flow "$TB_SND" 5201)
 tb_flows_wait "$TMP/norule" >/dev/null
 check "after rule del a new flow keeps the default CC (ss shows '$cc')" test -n "$cc" -a "$cc" != tcp_av
 
-# --- 2. exec --rate
+# --- 2. exec --rate, also where an older port rule matches the same flow
+port_rule=$("$TCPAVCTL" rule add --dport 5202 --cc tcp_av --rate 3M | awk '{ sub(":", "", $2); print $2 }')
 tb_iperf_servers "$TB_RCV" 5202
 "$TCPAVCTL" exec --rate 6M -- ip netns exec "$TB_SND" iperf3 -c "$TB_RCV_ADDR" -p 5202 -t 4 -J \
     > "$TMP/exec.json" &
@@ -43,9 +45,11 @@ cc=$(cc_of_flow "$TB_SND" 5202)
 "$TCPAVCTL" flows --json > "$TMP/exec-flows.json"
 exec_rc=0; wait "$exec_pid" || exec_rc=$?
 check "exec: the command's flow runs on tcp_av (ss shows '$cc')" test "$cc" = tcp_av
-check "exec: tcpavctl flows shows the 6 Mbit/s target" flow_listed "$TMP/exec-flows.json" "$TB_RCV_ADDR:5202" 6000000
+check "exec: tcpavctl flows shows exec's 6 Mbit/s, not the port rule's 3" flow_listed "$TMP/exec-flows.json" "$TB_RCV_ADDR:5202" 6000000
 check "exec: returns the command's exit status (0)" test "$exec_rc" = 0
-check "exec: its rule is gone afterwards" test "$("$TCPAVCTL" rule list --json)" = "[]"
+check "exec: its rule is gone afterwards" \
+    test "$("$TCPAVCTL" rule list --json | jq -c '[.[].id]')" = "[$port_rule]"
+"$TCPAVCTL" rule del "$port_rule" >/dev/null
 check "exec: its cgroup is gone afterwards" \
     bash -c '! ls -d /sys/fs/cgroup/unified/tcpav-exec-* /sys/fs/cgroup/tcpav-exec-* 2>/dev/null'
 rc=0; "$TCPAVCTL" exec --rate 6M -- false || rc=$?

@@ -40,7 +40,7 @@ echo
 TB_OMIT=3 tb_flows_start "$tmp" "$SECS" rule cubic cubic
 sleep $((SECS - 4))
 echo "tcpavctl flows (live, at $((SECS - 4)) s):"
-"$ctl" flows | awk 'NR == 1 || / 5201 /'
+"$ctl" flows | awk 'NR == 1 || /:5201 /'
 echo
 mapfile -t g < <(tb_flows_wait "$tmp" | awk '{print $2}')
 

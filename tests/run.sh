@@ -3,7 +3,8 @@
 # "N passed, N failed, N skipped".
 #
 #   tests/run.sh BUILD [SANBUILD]        unit tests (plain and ASan/UBSan
-#                                        builds), then integration tests
+#                                        builds), then integration tests (some
+#                                        also with the ASan/UBSan tcpavctl)
 #   tests/run.sh --unit-only BUILD
 #   tests/run.sh --integration-only BUILD
 #
@@ -66,6 +67,14 @@ if [[ $mode != unit ]]; then
 			[[ -z $t || $t == \#* ]] && continue
 			run_one "$t" timeout --kill-after=10 300 bash "tests/integration/$t"
 		done < tests/integration/TESTS
+		# the tests that drive tcpavctl and libtcpav hardest, again with
+		# the ASan/UBSan build of both
+		if [[ -n $sanbuild ]]; then
+			for t in bad_input.sh rules_exec_api.sh unload_while_running.sh; do
+				TCPAV_BUILD=$sanbuild TCPAVCTL=$PWD/$sanbuild/bin/tcpavctl \
+					run_one "$(basename "$sanbuild")/$t" timeout --kill-after=10 300 bash "tests/integration/$t"
+			done
+		fi
 	fi
 fi
 

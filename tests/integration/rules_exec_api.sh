@@ -34,6 +34,25 @@ cc=$(cc_of_flow "$TB_SND" 5201)
 tb_flows_wait "$TMP/norule" >/dev/null
 check "after rule del a new flow keeps the default CC (ss shows '$cc')" test -n "$cc" -a "$cc" != tcp_av
 
+# --- 1b. any built-in CC, matched by destination prefix; a prefix that
+# does not match leaves the flow alone
+"$TCPAVCTL" rule add --dst 10.99.0.0/16 --cc cubic >/dev/null
+net=${TB_RCV_ADDR%.*}
+"$TCPAVCTL" rule add --dst "$net.0/24" --dport 5201 --cc reno >/dev/null
+TB_OMIT=0 tb_flows_start "$TMP/prefix" 3 rule
+sleep 1.5
+cc=$(cc_of_flow "$TB_SND" 5201)
+tb_flows_wait "$TMP/prefix" >/dev/null
+check "rule --dst $net.0/24 --cc reno: the flow runs on reno (ss shows '$cc')" test "$cc" = reno
+for id in $("$TCPAVCTL" rule list --json | jq '.[].id'); do "$TCPAVCTL" rule del "$id" >/dev/null; done
+"$TCPAVCTL" rule add --dst 10.99.0.0/16 --cc reno >/dev/null
+TB_OMIT=0 tb_flows_start "$TMP/nomatch" 3 rule
+sleep 1.5
+cc=$(cc_of_flow "$TB_SND" 5201)
+tb_flows_wait "$TMP/nomatch" >/dev/null
+check "rule --dst 10.99.0.0/16 does not touch a flow to $TB_RCV_ADDR (ss shows '$cc')" test "$cc" != reno
+for id in $("$TCPAVCTL" rule list --json | jq '.[].id'); do "$TCPAVCTL" rule del "$id" >/dev/null; done
+
 # --- 2. exec --rate, also where an older port rule matches the same flow
 port_rule=$("$TCPAVCTL" rule add --dport 5202 --cc tcp_av --rate 3M | awk '{ sub(":", "", $2); print $2 }')
 tb_iperf_servers "$TB_RCV" 5202

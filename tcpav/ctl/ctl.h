@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "tcpav/abi.h"
@@ -33,6 +34,7 @@ struct ctl_cmd {
 
 int ctl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ctl_require_root(const char *what);
+void ctl_json_string(FILE *out, const char *text);
 
 /* bpffs.c: the pin directory */
 int ctl_pin_path(const struct ctl *ctl, const char *name, char *buf, size_t len);

@@ -252,10 +252,13 @@ int cmd_status(struct ctl *ctl, int argc, char **argv)
 	bool foreign = !loaded && ctl_cc_available(TCPAV_CC_NAME);
 
 	if (json) {
-		printf("{\"loaded\":%s,\"registered\":%s,\"policy_attached\":%s,\"pin_dir\":\"%s\","
-		       "\"cgroup_root\":\"%s\",\"rules\":%u,\"flows\":%u}\n",
+		printf("{\"loaded\":%s,\"registered\":%s,\"policy_attached\":%s,\"pin_dir\":",
 		       loaded ? "true" : "false", ctl_cc_available(TCPAV_CC_NAME) ? "true" : "false",
-		       policy ? "true" : "false", ctl->pin_dir, ctl_cgroup_root() ? ctl_cgroup_root() : "", rules, flows);
+		       policy ? "true" : "false");
+		ctl_json_string(stdout, ctl->pin_dir);
+		printf(",\"cgroup_root\":");
+		ctl_json_string(stdout, ctl_cgroup_root() ? ctl_cgroup_root() : "");
+		printf(",\"rules\":%u,\"flows\":%u}\n", rules, flows);
 		return 0;
 	}
 	if (!loaded) {

@@ -10,38 +10,19 @@
 # idempotent and silent.
 #
 # Needs root, iproute2, ethtool, iperf3, jq, ping (iputils-ping).
-# Prints TAP-like `ok N - ...` / `not ok N - ...` lines and a final
-# `N passed, N failed` line; exits nonzero if anything failed.
-
-set -euo pipefail
+# Prints TAP-like `ok N - ...` / `not ok N - ...` lines; exits nonzero if
+# anything failed.
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-# shellcheck source=SCRIPTDIR/../../experiments/testbed/testbed.sh
-. "$here/../../experiments/testbed/testbed.sh"
+# shellcheck source=lib.sh
+. "$here/lib.sh"   # check, finish, the testbed; sets -euo pipefail
 
 name=tbst$$                 # unique per run: parallel runs do not collide
 port=5201
-tmp=$(mktemp -d)
+tmp=$TMP
 TB_EXTRA_CLEANUP="rm -rf '$tmp'"
 tb_trap_cleanup "$name"
 tb_trap_cleanup "${name}f"  # the deliberately failing tb_up below
-
-passed=0 failed=0 n=0
-
-# check DESC CMD...: run CMD (its stdout hidden; diagnostics go to stderr
-# as `# ...` lines), print ok/not ok, count.
-check() {
-    local desc=$1
-    shift
-    n=$((n + 1))
-    if "$@" >/dev/null; then
-        echo "ok $n - $desc"
-        passed=$((passed + 1))
-    else
-        echo "not ok $n - $desc"
-        failed=$((failed + 1))
-    fi
-}
 
 # ns_gone NAME: none of NAME-{snd,rtr,rcv} is listed by `ip netns list`.
 ns_gone() {
@@ -110,9 +91,8 @@ for tool in ip tc ethtool iperf3 jq ping ss; do
 done
 
 check "tb_up $name 25mbit 100" tb_up "$name" 25mbit 100
-if (( failed > 0 )); then            # nothing below can work without it
-    echo "$passed passed, $failed failed"
-    exit 1
+if (( _failed > 0 )); then           # nothing below can work without it
+    finish || exit 1
 fi
 check "HTB class 1:10 on $TB_RTR_BOTTLENECK_DEV at 25 Mbit/s" \
     htb_rate_is "$TB_RTR_BOTTLENECK_DEV" 25000000
@@ -135,5 +115,4 @@ check "no process of the testbed left" pids_gone $left "$client"
 check "tb_down again is silent" tb_down_silent
 check "failing tb_up reports one line and cleans up" failing_tb_up_cleans_up
 
-echo "$passed passed, $failed failed"
-(( failed == 0 ))
+finish

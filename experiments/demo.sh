@@ -31,9 +31,9 @@ if ! "$ctl" status | grep -q 'tcp_av: loaded'; then
     "$ctl" load
     loaded_here=1
 fi
-tb_up tcpav-demo 25mbit 100
+tb_up tcpav-demo "$(tb_htb_rate_for_eb $EB)" 100
 rule_id=$("$ctl" rule add --dport 5201 --cc tcp_av --rate 12.5M | awk '{ sub(":", "", $2); print $2 }')
-echo "testbed: $TB_SND -> $TB_RTR (HTB 25 Mbit/s, 100-packet queue) -> $TB_RCV"
+echo "testbed: $TB_SND -> $TB_RTR (HTB for 25 Mbit/s of TCP payload, 100-packet queue) -> $TB_RCV"
 echo "flows: 1 x tcp_av (target 12.5 Mbit/s, set by rule $rule_id on port 5201) + 2 x CUBIC, ${SECS} s"
 echo
 

@@ -41,9 +41,9 @@
 #    (sliding by 0.1 s) averages >= the threshold until the end of the run. 3
 #    repetitions, medians.
 #
-# EB is the HTB rate, which counts Ethernet frames: the payload goodput of a
-# saturated 25 Mbit/s link is about 25 * 1448 / 1514 = 23.9 Mbit/s, which is
-# why the "total" column stays below 25.
+# EB is the payload capacity of the bottleneck (DESIGN.md section 2): the HTB
+# rate is set with tb_htb_rate_for_eb so that a saturated link carries EB of
+# TCP payload (HTB counts whole 1514-byte frames for 1448 bytes of payload).
 #
 # Output: the printed figures, and under results/bench-YYYYmmdd-HHMMSS/ (at
 # the top of the tree): avr_nrt.csv, baseline.csv, overhead.csv, ramp.csv,
@@ -98,7 +98,7 @@ for tool in iperf3 jq ip tc ss ethtool awk; do
 done
 [[ -x $TCPAVCTL ]] || { echo "tcpav-bench: $TCPAVCTL not found (run 'make all')" >&2; exit 1; }
 
-EB=25000000                   # bit/s, the HTB rate of the bottleneck
+EB=25000000                   # bit/s of payload the bottleneck carries
 TBNAME=bench$$                # 25 Mbit/s bottleneck testbed
 PAIRNAME=benchp$$             # unshaped veth pair
 MY_DST=10.$TB_NET.2.1         # our receiver: our rules match only this address
@@ -335,7 +335,7 @@ section1() {
     say "== 1. AVR vs NRT: 1 tcp_av flow (target T by rule) + N CUBIC, EB = $(mbit $EB) Mbit/s HTB, 100-packet queue, ${AVR_SECS} s after ${AVR_OMIT} s omitted, 1 run per point =="
     csv_init baseline.csv "n,cc,goodput_bps,competitor_mean_bps,competitor_min_bps,total_bps,note"
     csv_init avr_nrt.csv "n,nrt_pct,target_bps,tcpav_goodput_bps,avr_pct,competitor_mean_bps,competitor_min_bps,fair_share_bps,total_bps,baseline_cubic_avr_pct,baseline_reno_avr_pct,baseline_bbr_avr_pct,tcpav_flags,note"
-    tb_up "$TBNAME" 25mbit 100
+    tb_up "$TBNAME" "$(tb_htb_rate_for_eb "$EB")" 100
     ensure_loaded
     for n in 2 4; do
         say ""
@@ -416,7 +416,7 @@ section3() {
     say "== 3. Time to 95 %: 2 CUBIC flows run ${RAMP_PRE} s, then a newcomer for ${RAMP_SECS} s; first 0.1 s receiver interval >= 0.95 x goal =="
     say "   tcp_av newcomer: goal T = $(mbit $RAMP_T) Mbit/s; CUBIC newcomer (baseline): goal its fair share EB/3 = $(mbit $((EB / 3))) Mbit/s"
     csv_init ramp.csv "rep,newcomer_cc,goal_bps,threshold_bps,t95_s,t95_sustained_s,newcomer_goodput_bps,note"
-    tb_up "$TBNAME" 25mbit 100
+    tb_up "$TBNAME" "$(tb_htb_rate_for_eb "$EB")" 100
     for ((rep = 1; rep <= RAMP_REPS; rep++)); do
         for cc in tcp_av cubic; do
             for attempt in 1 2; do

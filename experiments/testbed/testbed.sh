@@ -36,6 +36,11 @@
 #     returns 1. Refuses (returns 1, touches nothing) if a namespace of that
 #     name already exists. Sets and exports TB_SND TB_RTR TB_RCV
 #     TB_SND_ADDR TB_RCV_ADDR TB_RTR_BOTTLENECK_DEV (+ TB_SND_DEV TB_RCV_DEV).
+# tb_htb_rate_for_eb EB_BPS
+#     Prints the HTB rate (tc syntax, "NNNbit") whose TCP payload capacity is
+#     EB_BPS: HTB counts whole Ethernet frames (1514 bytes for 1448 bytes of
+#     payload with IPv4 and TCP timestamps), while EB is payload (DESIGN.md
+#     section 2). `tb_up NAME "$(tb_htb_rate_for_eb 25000000)"` gives EB = 25M.
 # tb_pair_up NAME
 #     Two namespaces NAME-snd / NAME-rcv joined by one unshaped veth pair,
 #     10.N.3.1 (snd) <-> 10.N.3.2 (rcv), offloads left at their defaults.
@@ -224,6 +229,16 @@ tb_up() {
         return 1
     fi
     _tb_create tb_up _tb_up_build "$name" "$rate" "$qlen"
+}
+
+# tb_htb_rate_for_eb EB_BPS -- see header.
+tb_htb_rate_for_eb() {
+    local eb=${1:-}
+    if [[ ! $eb =~ ^[1-9][0-9]*$ ]]; then
+        echo "tb_htb_rate_for_eb: EB_BPS must be a positive integer (bits/s), got '$eb'" >&2
+        return 1
+    fi
+    echo "$(( (eb * 1514 + 1447) / 1448 ))bit"
 }
 
 # tb_pair_up NAME -- see header.

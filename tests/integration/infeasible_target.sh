@@ -4,7 +4,7 @@
 # `tcpavctl flows` marks the flow infeasible.
 . "$(dirname "$0")/lib.sh"
 EB=25000000
-tcpav_test_begin tavi 25mbit 100
+tcpav_test_begin tavi "$(tb_htb_rate_for_eb 25000000)" 100
 target_mix 40M 15 cubic cubic
 
 floor=$(awk -v eb=$EB 'BEGIN { printf "%d", 0.25 * eb / 3 }')

@@ -8,7 +8,7 @@
 #     follows within 2 s (with 2 CUBIC flows competing, so that the rate is
 #     the target's doing, not spare capacity).
 . "$(dirname "$0")/lib.sh"
-tcpav_test_begin tavx 25mbit 100
+tcpav_test_begin tavx "$(tb_htb_rate_for_eb 25000000)" 100
 PROBE=$TOP/$TCPAV_BUILD/tests/set_target_probe
 
 # cc_of_flow NS DPORT: the congestion control ss shows for the data flow

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # One tcp_av flow with T = 12.5 Mbit/s (NRT 50 %) among 2 CUBIC bulk flows
-# across a 25 Mbit/s HTB bottleneck (100-packet queue), 15 s:
+# across a HTB bottleneck of EB = 25 Mbit/s (payload) (100-packet queue), 15 s:
 # AVR >= 95 %, and each CUBIC flow gets >= 80 % of (EB - T) / 2.
 . "$(dirname "$0")/lib.sh"
 EB=25000000 T=12500000
-tcpav_test_begin tavc 25mbit 100
+tcpav_test_begin tavc "$(tb_htb_rate_for_eb 25000000)" 100
 target_mix 12.5M 15 cubic cubic
 
 share=$(awk -v eb=$EB -v t=$T 'BEGIN { printf "%d", 0.8 * (eb - t) / 2 }')

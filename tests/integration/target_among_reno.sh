@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # One tcp_av flow with T = 20 Mbit/s (NRT 80 %) among 2 Reno bulk flows
-# across a 25 Mbit/s HTB bottleneck, 15 s: AVR >= 90 %.
+# across a HTB bottleneck of EB = 25 Mbit/s (payload), 15 s: AVR >= 90 %.
 . "$(dirname "$0")/lib.sh"
 T=20000000
-tcpav_test_begin tavr 25mbit 100
+tcpav_test_begin tavr "$(tb_htb_rate_for_eb 25000000)" 100
 target_mix 20M 15 reno reno
 
 check_ge "tcp_av AVR % at NRT 80 % among 2 Reno" "$(pct "${GOODPUT[0]}" $T)" 90

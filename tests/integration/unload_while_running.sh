@@ -4,7 +4,7 @@
 # where it is missing; and afterwards no registration, pin, cgroup or
 # namespace is left.
 . "$(dirname "$0")/lib.sh"
-tcpav_test_begin tavu 25mbit 100
+tcpav_test_begin tavu "$(tb_htb_rate_for_eb 25000000)" 100
 "$TCPAVCTL" rule add --dport 5201 --cc tcp_av --rate 10M >/dev/null
 
 TB_OMIT=0 tb_flows_start "$TMP" 8 rule

@@ -7,7 +7,7 @@
 # of Reno against CUBIC range over about 0.36-0.54 here, so the widening
 # keeps the test about the law, not about noise.
 . "$(dirname "$0")/lib.sh"
-tcpav_test_begin tavz 25mbit 100
+tcpav_test_begin tavz "$(tb_htb_rate_for_eb 25000000)" 100
 "$TCPAVCTL" rule add --dport 5201 --cc tcp_av >/dev/null   # tcp_av, no --rate: T = 0
 
 share() { tb_flows_run "$TMP/$1" 10 "$2" cubic | awk '{ g[$1] = $2 } END { printf "%.3f", g[0] / (g[0] + g[1]) }'; }

@@ -36,9 +36,13 @@ UNIT_TESTS := test_core test_units test_metrics test_core_cxx
 CXX      ?= c++
 TOOLS := set_target_probe
 
+MON_SRCS := $(filter-out monitor/avmon.c,$(wildcard monitor/*.c))
+MON_OBJS := $(MON_SRCS:%.c=$(BUILD)/obj/%.o)
+MON_TESTS := test_decode test_analysis
+
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CTL_OBJS := $(CTL_SRCS:%.c=$(BUILD)/obj/%.o)
-HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h
+HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h $(wildcard monitor/*.h)
 
 .PHONY: all deps check unit integration demo bench install clean
 .DELETE_ON_ERROR:
@@ -78,6 +82,18 @@ $(BUILD)/bin/tcpavctl: $(CTL_OBJS) $(BUILD)/libtcpav.a
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libtcpav.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpav.a $(LIBBPF_LIBS) -lm
+
+# --- avmon
+$(BUILD)/libavmon.a: $(MON_OBJS)
+	$(AR) rcs $@ $^
+
+$(BUILD)/bin/avmon: $(BUILD)/obj/monitor/avmon.o $(BUILD)/libavmon.a $(BUILD)/libtcpav.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_SAN) -o $@ $^ -lpcap $(LIBBPF_LIBS) -lm
+
+$(MON_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libavmon.a $(BUILD)/libtcpav.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -DHAVE_DECODE -Imonitor -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libavmon.a $(BUILD)/libtcpav.a -lpcap $(LIBBPF_LIBS) -lm
 
 $(BUILD)/tests/%: tests/unit/%.cc tests/unit/check.h $(HEADERS)
 	@mkdir -p $(@D)

@@ -47,8 +47,8 @@ HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h $(wildcard monitor/*.h)
 .PHONY: all deps check unit integration demo bench install clean
 .DELETE_ON_ERROR:
 
-all: $(BUILD)/bin/tcpavctl $(BUILD)/libtcpav.a $(BUILD)/libtcpav.so \
-     $(UNIT_TESTS:%=$(BUILD)/tests/%) $(TOOLS:%=$(BUILD)/tests/%)
+all: $(BUILD)/bin/tcpavctl $(BUILD)/libtcpav.a $(BUILD)/libtcpav.so $(BUILD)/bin/avmon \
+     $(UNIT_TESTS:%=$(BUILD)/tests/%) $(MON_TESTS:%=$(BUILD)/tests/%) $(TOOLS:%=$(BUILD)/tests/%)
 
 # --- BPF: vmlinux.h from the running kernel's BTF, CO-RE objects, skeletons
 $(BUILD)/vmlinux.h:
@@ -139,7 +139,10 @@ bench: deps
 install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tcpav \
 	  $(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BUILD)/bin/tcpavctl $(DESTDIR)$(PREFIX)/sbin/
+	install -m 0755 $(BUILD)/bin/avmon $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 man/avmon.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 $(BUILD)/libtcpav.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 0755 $(BUILD)/libtcpav.so $(DESTDIR)$(PREFIX)/lib/libtcpav.so.0
 	ln -sf libtcpav.so.0 $(DESTDIR)$(PREFIX)/lib/libtcpav.so

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <grp.h>
+#include <poll.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +58,9 @@ static int open_live(struct capture *cap, const struct capture_options *opt, cha
 	pcap_set_buffer_size(cap->pcap, opt->buffer_kib * 1024);
 	pcap_set_timeout(cap->pcap, READ_TIMEOUT_MS);
 	pcap_set_promisc(cap->pcap, 1);
+	/* packets one by one: TPACKET_V3 blocks would hold them back, and the
+	 * poll() timeout in capture_run() keeps interval reports on time */
+	pcap_set_immediate_mode(cap->pcap, 1);
 	pcap_set_tstamp_precision(cap->pcap, PCAP_TSTAMP_PRECISION_NANO); /* best effort */
 	rc = pcap_activate(cap->pcap);
 	if (rc == PCAP_ERROR_PERM_DENIED)
@@ -66,6 +70,8 @@ static int open_live(struct capture *cap, const struct capture_options *opt, cha
 		return capture_error(cap, "%s: %s", opt->interface, "no such interface");
 	if (rc < 0)
 		return capture_error(cap, "%s: %s", opt->interface, pcap_geterr(cap->pcap));
+	if (pcap_setnonblock(cap->pcap, 1, errbuf) < 0)
+		return capture_error(cap, "%s: %s", opt->interface, errbuf);
 	cap->live = true;
 	return 0;
 }
@@ -83,8 +89,8 @@ int capture_open(struct capture *cap, const struct capture_options *opt)
 			return -1;
 	} else {
 		cap->pcap = pcap_open_offline_with_tstamp_precision(opt->file, PCAP_TSTAMP_PRECISION_NANO, errbuf);
-		if (!cap->pcap)
-			return capture_error(cap, "%s: %s", opt->file, errbuf);
+		if (!cap->pcap) /* libpcap's message names the file already */
+			return capture_error(cap, "%s%s", errbuf, "");
 	}
 	dlt = pcap_datalink(cap->pcap);
 	cap->link = link_type_find(dlt);
@@ -96,7 +102,11 @@ int capture_open(struct capture *cap, const struct capture_options *opt)
 		return capture_error(cap, "%s: %s", name, what);
 	}
 	if (opt->filter) {
-		if (pcap_compile(cap->pcap, &prog, opt->filter, 1, PCAP_NETMASK_UNKNOWN) < 0)
+		bpf_u_int32 net = 0, mask = PCAP_NETMASK_UNKNOWN;
+
+		if (opt->interface && pcap_lookupnet(opt->interface, &net, &mask, errbuf) < 0)
+			mask = PCAP_NETMASK_UNKNOWN; /* no IPv4 address: "ip broadcast" unavailable */
+		if (pcap_compile(cap->pcap, &prog, opt->filter, 1, mask) < 0)
 			return capture_error(cap, "bad filter '%s': %s", opt->filter, pcap_geterr(cap->pcap));
 		if (pcap_setfilter(cap->pcap, &prog) < 0) {
 			pcap_freecode(&prog);
@@ -176,8 +186,25 @@ int capture_run(struct capture *cap, capture_frame_fn on_frame, capture_idle_fn 
 	lc->on_frame = on_frame;
 	lc->ctx = ctx;
 	for (;;) {
+		if (cap->live) {
+			struct pollfd pfd = {.fd = pcap_get_selectable_fd(cap->pcap), .events = POLLIN};
+
+			if (poll(&pfd, 1, READ_TIMEOUT_MS) < 0 && errno != EINTR) {
+				fprintf(stderr, "avmon: waiting for packets: %s\n", strerror(errno));
+				rc = -1;
+				break;
+			}
+		}
 		rc = pcap_dispatch(cap->pcap, cap->live ? -1 : 4096, on_pcap_packet, (u_char *)lc);
-		if (rc == PCAP_ERROR_BREAK || (rc == 0 && !cap->live)) {
+		if (rc == PCAP_ERROR_BREAK || (rc == 0 && !cap->live) || cap->stop) {
+			rc = 0;
+			break;
+		}
+		if (rc < 0 && !cap->live && strstr(pcap_geterr(cap->pcap), "truncated")) {
+			/* the last record is cut short: count it, report the rest */
+			fprintf(stderr, "avmon: warning: the file is cut short in the middle of a packet after %llu packets\n",
+				(unsigned long long)cap->info.packets);
+			cap->info.malformed[MAL_TRUNCATED]++;
 			rc = 0;
 			break;
 		}
@@ -196,6 +223,7 @@ int capture_run(struct capture *cap, capture_frame_fn on_frame, capture_idle_fn 
 
 void capture_stop(struct capture *cap)
 {
+	cap->stop = 1;
 	if (cap->pcap)
 		pcap_breakloop(cap->pcap);
 }

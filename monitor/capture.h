@@ -9,6 +9,7 @@
 #define AVMON_CAPTURE_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include <pcap/pcap.h>
@@ -32,6 +33,7 @@ struct capture {
 	struct capture_info info;
 	double ts_divisor;       /* tv_usec holds ns (1e9) or us (1e6) */
 	bool live;
+	volatile sig_atomic_t stop; /* set by capture_stop() */
 };
 
 /* Opens, applies the filter, opens -w, drops privileges. On failure prints

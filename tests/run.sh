@@ -8,6 +8,7 @@
 #   tests/run.sh --unit-only BUILD
 #   tests/run.sh --integration-only BUILD
 #
+# Golden tests of avmon (tests/golden/GOLDEN) run with the unit tests.
 # Every test prints TAP-style "ok N - ..." / "not ok N - ..." / "skip N - ..."
 # lines; integration tests are listed, in order, in tests/integration/TESTS.
 # A skipped test is reported loudly and makes the run fail: nothing that did
@@ -52,6 +53,13 @@ if [[ $mode != integration ]]; then
 			[[ -x $t ]] || continue
 			run_one "$(basename "$b")/$(basename "$t")" "$t"
 		done
+	done
+fi
+
+if [[ $mode != integration ]]; then
+	# avmon against tshark's figures for the shared captures (no root needed)
+	for b in "$build" ${sanbuild:+"$sanbuild"}; do
+		run_one "$(basename "$b")/golden" tests/golden/golden.sh "$b"
 	done
 fi
 

@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * analysis.c - frames in, flow and station tables and the run's metrics
+ * out (see analysis.h): de-duplication before the TCP analysis, targets,
+ * the capacity estimate, fair share and Jain's index (metrics.h).
+ */
+#include <arpa/inet.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "flow.h"
+#include "report.h"
+#include "station.h"
+#include "tcpav/metrics.h"
+#include "tcpav/tcpav.h"
+
+#define DLT_LINUX_SLL 113
+#define DLT_LINUX_SLL2 276
+#define COPY_FILTER_SLOTS 4096 /* recent packet fingerprints (direct-mapped) */
+
+struct copy_slot {
+	uint64_t fingerprint; /* 0 = empty */
+	double ts;
+};
+
+/* Aggregate goodput per ANALYSIS_CAPACITY_BIN_S bin; the EB estimate is
+ * the best bin (the largest aggregate goodput the capture showed). */
+struct capacity_bins {
+	bool started, have_full_bin;
+	double bin_start;
+	uint64_t bin_bytes, best_bin_bytes, total_bytes;
+};
+
+struct analysis {
+	struct analysis_config cfg;
+	struct analysis_target *targets;
+	struct flow_table flows;
+	struct station_table stations;
+	struct copy_slot *copies;
+	struct capacity_bins capacity;
+	bool have_ts;
+	double first_ts, last_ts;
+	uint64_t frames, bytes;
+	uint64_t ip_packets, tcp_packets, udp_packets, other_packets;
+	uint64_t link_copies_removed, wlan_retries_removed;
+	bool interval_started, csv_header_done;
+	double interval_start;
+};
+
+/* ---- targets ---- */
+
+static int target_error(char *err, size_t err_len, const char *text, const char *why)
+{
+	if (err && err_len)
+		snprintf(err, err_len, "bad target '%s': %s (want ADDR[:PORT]=RATE, IPv6 as [ADDR]:PORT=RATE)",
+			 text, why);
+	return -1;
+}
+
+static int parse_port(const char *s, uint16_t *port)
+{
+	unsigned long v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (unsigned long)(*s - '0');
+		if (v > 65535)
+			return -1;
+	}
+	*port = (uint16_t)v;
+	return 0;
+}
+
+int analysis_target_parse(const char *text, struct analysis_target *t, char *err, size_t err_len)
+{
+	char buf[128], *eq, *addr, *port = NULL;
+	struct analysis_target out;
+
+	memset(&out, 0, sizeof(out));
+	if (!text || strlen(text) >= sizeof(buf))
+		return target_error(err, err_len, text ? text : "", "too long");
+	strcpy(buf, text);
+	eq = strrchr(buf, '=');
+	if (!eq)
+		return target_error(err, err_len, text, "no '=RATE'");
+	*eq = '\0';
+	if (tcpav_parse_rate(eq + 1, &out.rate_bps) < 0 || out.rate_bps == 0)
+		return target_error(err, err_len, text, "rate is not a positive iperf3-style rate (8M, 500k)");
+	addr = buf;
+	if (*addr == '[') {
+		char *close = strchr(addr, ']');
+
+		if (!close)
+			return target_error(err, err_len, text, "no ']' after the IPv6 address");
+		*close = '\0';
+		addr++;
+		if (close[1] == ':')
+			port = close + 2;
+		else if (close[1] != '\0')
+			return target_error(err, err_len, text, "junk after ']'");
+	} else {
+		char *colon = strchr(addr, ':');
+
+		/* one colon: IPv4:PORT; more: a bare IPv6 address without port */
+		if (colon && !strchr(colon + 1, ':')) {
+			*colon = '\0';
+			port = colon + 1;
+		}
+	}
+	if (inet_pton(AF_INET, addr, out.addr) == 1)
+		out.family = 4;
+	else if (inet_pton(AF_INET6, addr, out.addr) == 1)
+		out.family = 6;
+	else
+		return target_error(err, err_len, text, "not an IPv4 or IPv6 address");
+	if (port && (parse_port(port, &out.port) < 0 || out.port == 0))
+		return target_error(err, err_len, text, "port is not 1-65535");
+	*t = out;
+	return 0;
+}
+
+static bool target_matches(const struct analysis_target *t, const struct flow *fl)
+{
+	size_t n = t->family == 6 ? 16 : 4;
+
+	if (t->family != fl->family)
+		return false;
+	for (int end = 0; end < 2; end++)
+		if (memcmp(t->addr, fl->addr[end], n) == 0 && (t->port == 0 || t->port == fl->port[end]))
+			return true;
+	return false;
+}
+
+/* ---- life cycle ---- */
+
+struct analysis *analysis_new(const struct analysis_config *cfg)
+{
+	struct analysis *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->cfg = *cfg;
+	if (!a->cfg.max_flows)
+		a->cfg.max_flows = ANALYSIS_DEFAULT_MAX_FLOWS;
+	if (!a->cfg.max_stations)
+		a->cfg.max_stations = ANALYSIS_DEFAULT_MAX_STATIONS;
+	if (a->cfg.capacity_bps < 0.0 || a->cfg.interval_s < 0.0 || isnan(a->cfg.capacity_bps) ||
+	    isnan(a->cfg.interval_s) || (cfg->n_targets && !cfg->targets))
+		goto fail;
+	if (cfg->n_targets) {
+		a->targets = calloc(cfg->n_targets, sizeof(*a->targets));
+		if (!a->targets)
+			goto fail;
+		memcpy(a->targets, cfg->targets, cfg->n_targets * sizeof(*a->targets));
+	}
+	a->cfg.targets = a->targets;
+	a->copies = calloc(COPY_FILTER_SLOTS, sizeof(*a->copies));
+	if (!a->copies)
+		goto fail;
+	if (flow_table_init(&a->flows, a->cfg.max_flows) < 0)
+		goto fail;
+	if (station_table_init(&a->stations, a->cfg.max_stations) < 0) {
+		flow_table_destroy(&a->flows);
+		goto fail;
+	}
+	return a;
+fail:
+	free(a->copies);
+	free(a->targets);
+	free(a);
+	return NULL;
+}
+
+void analysis_free(struct analysis *a)
+{
+	if (!a)
+		return;
+	flow_table_destroy(&a->flows);
+	station_table_destroy(&a->stations);
+	free(a->copies);
+	free(a->targets);
+	free(a);
+}
+
+/* ---- capture copies ---- */
+
+static uint64_t fnv_bytes(uint64_t h, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+/*
+ * What stays the same between two copies of one IP packet captured at two
+ * points of a host: everything but the TTL/hop limit, the TOS/traffic
+ * class and the IPv4 header checksum. From the raw bytes when the decoder
+ * left them (f->ip[]), else from the decoded fields.
+ */
+static uint64_t packet_fingerprint(const struct frame *f, const struct ip_packet *pkts, unsigned n_pkts)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	if (f->n_ip > 0) {
+		for (unsigned i = 0; i < f->n_ip && i < FRAME_MAX_IP; i++) {
+			const uint8_t *d = f->ip[i].data;
+			size_t n = f->ip[i].caplen;
+
+			if (!d || n == 0)
+				continue;
+			/* up to the IP length only: one copy may carry Ethernet
+			 * padding that the other has not */
+			if ((d[0] >> 4) == 4 && n >= 20) {
+				size_t ihl = (size_t)(d[0] & 0x0f) * 4, total = (size_t)d[2] << 8 | d[3];
+
+				if (total < n)
+					n = total;
+				h = fnv_bytes(h, d + 2, 6);   /* total length, id, flags/fragment */
+				h = fnv_bytes(h, d + 9, 1);   /* protocol */
+				h = fnv_bytes(h, d + 12, 8);  /* addresses */
+				if (ihl >= 20 && ihl <= n)
+					h = fnv_bytes(h, d + ihl, n - ihl);
+			} else if ((d[0] >> 4) == 6 && n >= 40) {
+				size_t total = 40 + ((size_t)d[4] << 8 | d[5]);
+
+				if (total < n)
+					n = total;
+				h = fnv_bytes(h, d + 4, 3);   /* payload length, next header */
+				h = fnv_bytes(h, d + 8, n - 8); /* addresses onwards */
+			} else {
+				h = fnv_bytes(h, d, n);
+			}
+		}
+	} else {
+		for (unsigned i = 0; i < n_pkts; i++) {
+			const struct ip_packet *p = &pkts[i];
+
+			h = fnv_bytes(h, &p->family, 1);
+			h = fnv_bytes(h, &p->proto, 1);
+			h = fnv_bytes(h, p->src, 16);
+			h = fnv_bytes(h, p->dst, 16);
+			h = fnv_bytes(h, (const uint8_t *)&p->sport, sizeof(p->sport));
+			h = fnv_bytes(h, (const uint8_t *)&p->dport, sizeof(p->dport));
+			h = fnv_bytes(h, (const uint8_t *)&p->ip_len, sizeof(p->ip_len));
+			if (p->is_tcp) {
+				h = fnv_bytes(h, (const uint8_t *)&p->seq, sizeof(p->seq));
+				h = fnv_bytes(h, (const uint8_t *)&p->ack, sizeof(p->ack));
+				h = fnv_bytes(h, &p->tcp_flags, 1);
+				h = fnv_bytes(h, (const uint8_t *)&p->window, sizeof(p->window));
+				h = fnv_bytes(h, (const uint8_t *)&p->ts_val, sizeof(p->ts_val));
+				h = fnv_bytes(h, (const uint8_t *)&p->ts_ecr, sizeof(p->ts_ecr));
+			}
+		}
+	}
+	return h | 1; /* never 0: 0 marks an empty slot */
+}
+
+/* True when the frame repeats a packet seen within ANALYSIS_COPY_WINDOW_S;
+ * the window runs from the latest copy, so a chain of copies is one. */
+static bool copy_seen(struct analysis *a, const struct frame *f, const struct ip_packet *pkts, unsigned n_pkts)
+{
+	uint64_t fp;
+	struct copy_slot *slot;
+	bool seen;
+
+	if (f->n_ip == 0 && n_pkts == 0)
+		return false;
+	fp = packet_fingerprint(f, pkts, n_pkts);
+	slot = &a->copies[fp % COPY_FILTER_SLOTS];
+	seen = slot->fingerprint == fp && f->ts >= slot->ts && f->ts - slot->ts < ANALYSIS_COPY_WINDOW_S;
+	slot->fingerprint = fp;
+	slot->ts = f->ts;
+	return seen;
+}
+
+/* ---- capacity ---- */
+
+static void capacity_advance(struct capacity_bins *c, double ts)
+{
+	if (!c->started) {
+		c->started = true;
+		c->bin_start = ts;
+		return;
+	}
+	if (ts < c->bin_start + ANALYSIS_CAPACITY_BIN_S)
+		return;
+	if (c->bin_bytes > c->best_bin_bytes)
+		c->best_bin_bytes = c->bin_bytes;
+	c->have_full_bin = true;
+	c->bin_bytes = 0;
+	c->bin_start += floor((ts - c->bin_start) / ANALYSIS_CAPACITY_BIN_S) * ANALYSIS_CAPACITY_BIN_S;
+}
+
+/* EB: given, or the best full bin (the open bin counts when it already
+ * holds more); for a capture shorter than one bin, its average goodput. */
+static double capacity_bps(const struct analysis *a, const char **source)
+{
+	const struct capacity_bins *c = &a->capacity;
+	uint64_t best;
+
+	if (a->cfg.capacity_bps > 0.0) {
+		*source = "given";
+		return a->cfg.capacity_bps;
+	}
+	*source = "estimated";
+	if (c->have_full_bin) {
+		best = c->bin_bytes > c->best_bin_bytes ? c->bin_bytes : c->best_bin_bytes;
+		return (double)best * 8.0 / ANALYSIS_CAPACITY_BIN_S;
+	}
+	if (a->have_ts && a->last_ts > a->first_ts)
+		return (double)c->total_bytes * 8.0 / (a->last_ts - a->first_ts);
+	return NAN;
+}
+
+/* ---- frames ---- */
+
+static bool link_is_cooked(int dlt)
+{
+	return dlt == DLT_LINUX_SLL || dlt == DLT_LINUX_SLL2;
+}
+
+static void frame_time(struct analysis *a, double ts)
+{
+	if (!a->have_ts) {
+		a->have_ts = true;
+		a->first_ts = a->last_ts = ts;
+	}
+	if (ts > a->last_ts)
+		a->last_ts = ts;
+	if (ts < a->first_ts)
+		a->first_ts = ts;
+	if (a->cfg.interval_s > 0.0 && !a->interval_started) {
+		a->interval_started = true;
+		a->interval_start = ts;
+	}
+	capacity_advance(&a->capacity, ts);
+}
+
+static void packet_count_proto(struct analysis *a, const struct ip_packet *p)
+{
+	a->ip_packets++;
+	if (p->proto == 6)
+		a->tcp_packets++;
+	else if (p->proto == 17)
+		a->udp_packets++;
+	else
+		a->other_packets++;
+}
+
+void analysis_frame(struct analysis *a, const struct frame *f, const struct ip_packet *pkts, unsigned n_pkts)
+{
+	struct station *tx = NULL, *rx = NULL;
+	bool stations_by_ip = false;
+	uint32_t share, first_share;
+
+	a->frames++;
+	a->bytes += f->wirelen;
+	frame_time(a, f->ts);
+
+	if (f->wlan.present) {
+		const struct wlan_info *w = &f->wlan;
+
+		if (w->has_ta)
+			tx = station_table_lookup_mac(&a->stations, &w->ta, f->ts);
+		if (!mac_is_group(&w->ra) && !mac_is_zero(&w->ra))
+			rx = station_table_lookup_mac(&a->stations, &w->ra, f->ts);
+		station_count_wlan_frame(tx, rx, f);
+		if (w->type == 2 && tx && station_wlan_repeat(tx, w)) {
+			a->wlan_retries_removed++;
+			return;
+		}
+	} else if (link_is_cooked(f->dlt)) {
+		if (copy_seen(a, f, pkts, n_pkts)) {
+			a->link_copies_removed++;
+			return;
+		}
+		stations_by_ip = true;
+	} else if (f->has_mac && !mac_is_zero(&f->src_mac)) {
+		tx = station_table_lookup_mac(&a->stations, &f->src_mac, f->ts);
+		if (!mac_is_group(&f->dst_mac) && !mac_is_zero(&f->dst_mac))
+			rx = station_table_lookup_mac(&a->stations, &f->dst_mac, f->ts);
+		station_count_tx(tx, f->wirelen);
+		station_count_rx(rx, f->wirelen);
+	} else {
+		stations_by_ip = true;
+	}
+
+	/* an A-MSDU's frame length is shared among its packets */
+	share = n_pkts ? f->wirelen / n_pkts : 0;
+	first_share = n_pkts ? f->wirelen - share * (n_pkts - 1) : 0;
+	for (unsigned i = 0; i < n_pkts; i++) {
+		const struct ip_packet *p = &pkts[i];
+		uint32_t l2 = i == 0 ? first_share : share;
+		struct flow_packet_result r;
+		struct flow *fl;
+		bool created;
+
+		packet_count_proto(a, p);
+		if (stations_by_ip) {
+			tx = station_table_lookup_ip(&a->stations, p->family, p->src, f->ts);
+			rx = ip_is_group(p->family, p->dst) ? NULL
+							    : station_table_lookup_ip(&a->stations, p->family, p->dst, f->ts);
+			station_count_tx(tx, l2);
+			station_count_rx(rx, l2);
+		}
+		fl = flow_table_lookup(&a->flows, p, f->ts, &created);
+		if (!fl)
+			continue;
+		if (created) {
+			for (size_t t = 0; t < a->cfg.n_targets; t++) {
+				if (target_matches(&a->targets[t], fl)) {
+					fl->target = (int)t;
+					break;
+				}
+			}
+		}
+		flow_packet(fl, p, f->ts, l2, &r);
+		station_count_transport(tx, rx, r.payload, r.goodput_delta, r.events & TCP_EV_PURE_ACK);
+		a->capacity.bin_bytes += r.goodput_delta;
+		a->capacity.total_bytes += r.goodput_delta;
+	}
+}
+
+/* ---- reports ---- */
+
+static int flow_by_id(const void *x, const void *y)
+{
+	const struct flow *a = *(const struct flow *const *)x, *b = *(const struct flow *const *)y;
+
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+static int station_by_id(const void *x, const void *y)
+{
+	const struct station *a = *(const struct station *const *)x, *b = *(const struct station *const *)y;
+
+	return (a->id > b->id) - (a->id < b->id);
+}
+
+/* The tables' entries in order of first appearance; only those active in
+ * the interval when `interval`. The arrays are the caller's to free. */
+static bool collect_entries(const struct analysis *a, bool interval, const struct flow ***flows, size_t *n_flows,
+			    const struct station ***stations, size_t *n_stations)
+{
+	size_t nf = 0, ns = 0;
+
+	*flows = calloc(flow_table_count(&a->flows) + 1, sizeof(**flows));
+	*stations = calloc(station_table_count(&a->stations) + 1, sizeof(**stations));
+	if (!*flows || !*stations) {
+		free(*flows);
+		free(*stations);
+		return false;
+	}
+	for (const struct flow *fl = flow_table_first(&a->flows); fl; fl = flow_table_next(fl))
+		if (!interval || fl->interval.packets[0] || fl->interval.packets[1])
+			(*flows)[nf++] = fl;
+	for (const struct station *s = station_table_first(&a->stations); s; s = station_table_next(s))
+		if (!interval || s->interval.frames)
+			(*stations)[ns++] = s;
+	qsort(*flows, nf, sizeof(**flows), flow_by_id);
+	qsort(*stations, ns, sizeof(**stations), station_by_id);
+	*n_flows = nf;
+	*n_stations = ns;
+	return true;
+}
+
+/* Active: carried payload (DESIGN.md 2). APs are not among the stations
+ * whose shares are compared. Airtime is compared among the stations that
+ * used the air for data, including 802.11 data avmon cannot read
+ * (encrypted): airtime fairness matters most where goodput is invisible. */
+static void fairness(const struct report_view *v, bool interval, struct report_fairness *out)
+{
+	double *goodput = calloc(v->n_stations + 1, sizeof(double));
+	double *airtime = calloc(v->n_stations + 1, sizeof(double));
+	size_t n_goodput = 0, n_airtime = 0, n_flows = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < v->n_flows; i++) {
+		const struct flow *fl = v->flows[i];
+		uint64_t payload = interval ? fl->interval.payload_bytes[0] + fl->interval.payload_bytes[1]
+					    : fl->dir[0].payload_bytes + fl->dir[1].payload_bytes;
+
+		n_flows += payload > 0;
+	}
+	for (size_t i = 0; goodput && airtime && i < v->n_stations; i++) {
+		const struct station *s = v->stations[i];
+		uint64_t payload, bytes, air, mac_payload;
+
+		if (s->is_ap)
+			continue;
+		if (interval) {
+			payload = s->interval.tx_payload_bytes + s->interval.rx_payload_bytes;
+			bytes = s->interval.tx_goodput_bytes + s->interval.rx_goodput_bytes;
+			air = s->interval.airtime_us;
+			mac_payload = s->interval.mac_payload_frames;
+		} else {
+			payload = s->tx_payload_bytes + s->rx_payload_bytes;
+			bytes = s->tx_goodput_bytes + s->rx_goodput_bytes;
+			air = s->tx_airtime_us + s->rx_airtime_us;
+			mac_payload = s->mac_payload_frames;
+		}
+		if (air && (payload || mac_payload))
+			airtime[n_airtime++] = (double)air;
+		if (payload)
+			goodput[n_goodput++] = (double)bytes;
+	}
+	out->active_stations = n_goodput;
+	out->active_flows = n_flows;
+	out->jain_goodput = tcpav_jain(goodput, n_goodput);
+	out->jain_airtime = tcpav_jain(airtime, n_airtime);
+	out->fair_share_bps = tcpav_fair_share_bps(v->capacity_bps, n_goodput);
+	out->fair_share_flow_bps = tcpav_fair_share_bps(v->capacity_bps, n_flows);
+	free(goodput);
+	free(airtime);
+}
+
+static bool view_init(const struct analysis *a, bool interval, struct report_view *v)
+{
+	const struct flow **flows;
+	const struct station **stations;
+
+	memset(v, 0, sizeof(*v));
+	if (!collect_entries(a, interval, &flows, &v->n_flows, &stations, &v->n_stations))
+		return false;
+	v->flows = flows;
+	v->stations = stations;
+	v->capacity_bps = capacity_bps(a, &v->capacity_source);
+	v->targets = a->targets;
+	fairness(v, interval, &v->fairness);
+	return true;
+}
+
+static void view_free(struct report_view *v)
+{
+	free((void *)v->flows);
+	free((void *)v->stations);
+}
+
+void analysis_summary_json(const struct analysis *a, const struct capture_info *ci, FILE *out)
+{
+	struct report_view v;
+
+	if (!view_init(a, false, &v))
+		return;
+	v.capture = ci;
+	v.first_ts = a->have_ts ? a->first_ts : NAN;
+	v.last_ts = a->have_ts ? a->last_ts : NAN;
+	v.frames = a->frames;
+	v.bytes = a->bytes;
+	v.ip_packets = a->ip_packets;
+	v.tcp_packets = a->tcp_packets;
+	v.udp_packets = a->udp_packets;
+	v.other_packets = a->other_packets;
+	v.flow_evictions = a->flows.evictions;
+	v.station_evictions = a->stations.evictions;
+	v.link_copies_removed = a->link_copies_removed;
+	v.wlan_retries_removed = a->wlan_retries_removed;
+	report_summary_json(out, &v);
+	view_free(&v);
+}
+
+double analysis_interval_end(const struct analysis *a)
+{
+	if (!(a->cfg.interval_s > 0.0) || !a->interval_started)
+		return INFINITY;
+	return a->interval_start + a->cfg.interval_s;
+}
+
+static void interval_reset(struct analysis *a, double t_end)
+{
+	for (struct flow *fl = flow_table_first(&a->flows); fl; fl = flow_table_next(fl))
+		flow_interval_reset(fl);
+	for (struct station *s = station_table_first(&a->stations); s; s = station_table_next(s))
+		station_interval_reset(s);
+	a->interval_start = t_end;
+}
+
+static void interval_emit(struct analysis *a, double t_end, FILE *out, bool csv)
+{
+	struct report_view v;
+
+	if (view_init(a, true, &v)) {
+		v.t_start = a->interval_started ? a->interval_start : t_end;
+		v.t_end = t_end;
+		if (csv)
+			report_interval_csv(out, &v, !a->csv_header_done);
+		else
+			report_interval_json(out, &v);
+		a->csv_header_done |= csv;
+		view_free(&v);
+	}
+	interval_reset(a, t_end);
+}
+
+void analysis_interval_json(struct analysis *a, double t_end, FILE *out)
+{
+	interval_emit(a, t_end, out, false);
+}
+
+void analysis_interval_csv(struct analysis *a, double t_end, FILE *out)
+{
+	interval_emit(a, t_end, out, true);
+}

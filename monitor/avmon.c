@@ -245,6 +245,8 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	rc = capture_run(&m.cap, on_frame, on_idle, &m);
+	m.cap.info.have_drops = capture_drops(&m.cap, &m.cap.info.pcap_received, &m.cap.info.pcap_dropped,
+					      &m.cap.info.pcap_if_dropped);
 	/* the last, partial interval (with --interval 0 the whole run, so
 	 * that CSV output has rows too); live, it ends now */
 	if (m.cap.info.packets > 0 && (m.interval_s > 0 || m.format == FORMAT_CSV))

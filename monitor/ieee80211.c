@@ -28,7 +28,6 @@
 #define WLAN_HT_CTRL_LEN 4
 #define AMSDU_SUBFRAME_HDR_LEN 14 /* DA, SA, big-endian length */
 
-enum { WLAN_TYPE_MGMT = 0, WLAN_TYPE_CTRL = 1, WLAN_TYPE_DATA = 2, WLAN_TYPE_EXT = 3 };
 
 /* Frame control, second octet */
 #define FC_TO_DS 0x01
@@ -46,7 +45,7 @@ enum { WLAN_TYPE_MGMT = 0, WLAN_TYPE_CTRL = 1, WLAN_TYPE_DATA = 2, WLAN_TYPE_EXT
 
 #define MGMT_SUBTYPE_ACTION_NO_ACK 14
 #define DATA_SUBTYPE_QOS 0x8     /* QoS data, QoS null, ... */
-#define DATA_SUBTYPE_NO_DATA 0x4 /* null function and CF-poll/ack-only subtypes */
+#define DATA_SUBTYPE_NO_DATA WLAN_SUBTYPE_NO_BODY
 #define QOS_AMSDU_PRESENT 0x0080
 #define QOS_ACK_POLICY_SHIFT 5
 #define QOS_ACK_POLICY_MASK 0x3

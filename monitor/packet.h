@@ -64,6 +64,15 @@ enum wlan_dir {
 	WLAN_DIR_DOWN,       /* FromDS: station = RA (receiver), unicast only */
 };
 
+/* 802.11 frame types and the subtypes the analysis needs (IEEE 802.11-2016
+ * Table 9-1); ieee80211.c decodes the rest. */
+enum wlan_type { WLAN_TYPE_MGMT = 0, WLAN_TYPE_CTRL = 1, WLAN_TYPE_DATA = 2, WLAN_TYPE_EXT = 3 };
+#define WLAN_SUBTYPE_PROBE_RESP 5  /* management */
+#define WLAN_SUBTYPE_BEACON 8      /* management */
+#define WLAN_SUBTYPE_BLOCK_ACK 9   /* control */
+#define WLAN_SUBTYPE_ACK 13        /* control */
+#define WLAN_SUBTYPE_NO_BODY 0x04  /* data: Null, QoS Null, CF-Ack/Poll without data */
+
 /* What the 802.11 header says. */
 struct wlan_info {
 	bool present;
@@ -144,6 +153,9 @@ struct capture_info {
 	uint64_t bytes;          /* sum of wire lengths */
 	double first_ts, last_ts;
 	uint64_t malformed[MAL_REASONS];
+	/* live captures: libpcap's counters at the end */
+	bool have_drops;
+	uint64_t pcap_received, pcap_dropped, pcap_if_dropped;
 };
 
 #endif /* AVMON_PACKET_H */

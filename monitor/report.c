@@ -403,6 +403,11 @@ static void json_capture(struct json *j, const struct report_view *v)
 		json_time(j, "first_ts", ci->packets ? ci->first_ts : NAN);
 		json_time(j, "last_ts", ci->packets ? ci->last_ts : NAN);
 		json_time(j, "duration_s", ci->packets ? ci->last_ts - ci->first_ts : NAN);
+		if (ci->have_drops) {
+			json_u64(j, "pcap_received", ci->pcap_received);
+			json_u64(j, "pcap_dropped", ci->pcap_dropped);
+			json_u64(j, "pcap_if_dropped", ci->pcap_if_dropped);
+		}
 	} else {
 		json_string(j, "link_type", NULL);
 		json_u64(j, "packets", v->frames);

@@ -8,11 +8,6 @@
 
 #include "station.h"
 
-#define WLAN_TYPE_MGMT 0
-#define WLAN_TYPE_DATA 2
-#define WLAN_SUBTYPE_PROBE_RESP 5
-#define WLAN_SUBTYPE_BEACON 8
-#define WLAN_SUBTYPE_NO_BODY 0x04 /* data subtypes Null, QoS Null, CF-Ack/Poll without data */
 
 int station_table_init(struct station_table *t, size_t max_stations)
 {
@@ -120,14 +115,20 @@ void station_count_wlan_frame(struct station *ta, struct station *ra, const stru
 	const struct wlan_info *w = &f->wlan;
 	const bool data = w->type == WLAN_TYPE_DATA;
 	const bool rate_known = f->radio.present && f->radio.rate_kbps > 0;
+	/* An ACK or BlockAck is the tail of the exchange whose frame already
+	 * counts SIFS + ACK (DESIGN.md 2): its own airtime is not added again. */
+	const uint32_t airtime = w->type == WLAN_TYPE_CTRL &&
+					 (w->subtype == WLAN_SUBTYPE_ACK || w->subtype == WLAN_SUBTYPE_BLOCK_ACK)
+				 ? 0
+				 : w->airtime_us;
 
 	if (ta) {
 		ta->tx_frames++;
 		ta->tx_bytes += f->wirelen;
-		ta->tx_airtime_us += w->airtime_us;
+		ta->tx_airtime_us += airtime;
 		ta->retries += w->retry;
 		ta->interval.frames++;
-		ta->interval.airtime_us += w->airtime_us;
+		ta->interval.airtime_us += airtime;
 		if (f->radio.present && f->radio.has_signal) {
 			ta->signal_dbm_sum += f->radio.signal_dbm;
 			ta->signal_frames++;
@@ -142,9 +143,9 @@ void station_count_wlan_frame(struct station *ta, struct station *ra, const stru
 	if (ra) {
 		ra->rx_frames++;
 		ra->rx_bytes += f->wirelen;
-		ra->rx_airtime_us += w->airtime_us;
+		ra->rx_airtime_us += airtime;
 		ra->interval.frames++;
-		ra->interval.airtime_us += w->airtime_us;
+		ra->interval.airtime_us += airtime;
 		if (rate_known)
 			rates_count(&ra->rx_rates, f->radio.rate_kbps);
 		if (data && w->to_ds && !w->from_ds)

@@ -337,7 +337,9 @@ static void frame_time(struct analysis *a, double ts)
 		a->last_ts = ts;
 	if (ts < a->first_ts)
 		a->first_ts = ts;
-	if (a->cfg.interval_s > 0.0 && !a->interval_started) {
+	/* the first interval starts at the first frame (with interval_s 0 the
+	 * one "interval" is the whole run, which CSV output reports) */
+	if (!a->interval_started) {
 		a->interval_started = true;
 		a->interval_start = ts;
 	}
@@ -544,7 +546,7 @@ static void view_free(struct report_view *v)
 	free((void *)v->stations);
 }
 
-void analysis_summary_json(const struct analysis *a, const struct capture_info *ci, FILE *out)
+static void summary_emit(const struct analysis *a, const struct capture_info *ci, FILE *out, bool table)
 {
 	struct report_view v;
 
@@ -563,8 +565,22 @@ void analysis_summary_json(const struct analysis *a, const struct capture_info *
 	v.station_evictions = a->stations.evictions;
 	v.link_copies_removed = a->link_copies_removed;
 	v.wlan_retries_removed = a->wlan_retries_removed;
-	report_summary_json(out, &v);
+	v.t_end = v.last_ts;
+	if (table)
+		report_table(out, &v, true, false);
+	else
+		report_summary_json(out, &v);
 	view_free(&v);
+}
+
+void analysis_summary_json(const struct analysis *a, const struct capture_info *ci, FILE *out)
+{
+	summary_emit(a, ci, out, false);
+}
+
+void analysis_summary_table(const struct analysis *a, const struct capture_info *ci, FILE *out)
+{
+	summary_emit(a, ci, out, true);
 }
 
 double analysis_interval_end(const struct analysis *a)
@@ -583,18 +599,22 @@ static void interval_reset(struct analysis *a, double t_end)
 	a->interval_start = t_end;
 }
 
-static void interval_emit(struct analysis *a, double t_end, FILE *out, bool csv)
+enum interval_format { INTERVAL_JSON, INTERVAL_CSV, INTERVAL_TABLE, INTERVAL_TABLE_CLEAR };
+
+static void interval_emit(struct analysis *a, double t_end, FILE *out, enum interval_format format)
 {
 	struct report_view v;
 
 	if (view_init(a, true, &v)) {
 		v.t_start = a->interval_started ? a->interval_start : t_end;
 		v.t_end = t_end;
-		if (csv)
+		if (format == INTERVAL_CSV)
 			report_interval_csv(out, &v, !a->csv_header_done);
-		else
+		else if (format == INTERVAL_JSON)
 			report_interval_json(out, &v);
-		a->csv_header_done |= csv;
+		else
+			report_table(out, &v, false, format == INTERVAL_TABLE_CLEAR);
+		a->csv_header_done |= format == INTERVAL_CSV;
 		view_free(&v);
 	}
 	interval_reset(a, t_end);
@@ -602,10 +622,15 @@ static void interval_emit(struct analysis *a, double t_end, FILE *out, bool csv)
 
 void analysis_interval_json(struct analysis *a, double t_end, FILE *out)
 {
-	interval_emit(a, t_end, out, false);
+	interval_emit(a, t_end, out, INTERVAL_JSON);
 }
 
 void analysis_interval_csv(struct analysis *a, double t_end, FILE *out)
 {
-	interval_emit(a, t_end, out, true);
+	interval_emit(a, t_end, out, INTERVAL_CSV);
+}
+
+void analysis_interval_table(struct analysis *a, double t_end, FILE *out, bool clear)
+{
+	interval_emit(a, t_end, out, clear ? INTERVAL_TABLE_CLEAR : INTERVAL_TABLE);
 }

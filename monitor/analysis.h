@@ -29,6 +29,7 @@
 #ifndef AVMON_ANALYSIS_H
 #define AVMON_ANALYSIS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -87,5 +88,10 @@ double analysis_interval_end(const struct analysis *a);
  * at t_end. */
 void analysis_interval_json(struct analysis *a, double t_end, FILE *out);
 void analysis_interval_csv(struct analysis *a, double t_end, FILE *out);
+
+/* The "table" format: the interval as a top-like screen (clear: redraw the
+ * terminal first), and the whole run in the same layout. */
+void analysis_interval_table(struct analysis *a, double t_end, FILE *out, bool clear);
+void analysis_summary_table(const struct analysis *a, const struct capture_info *ci, FILE *out);
 
 #endif /* AVMON_ANALYSIS_H */

@@ -35,6 +35,7 @@ struct avmon {
 	struct capture cap;
 	struct analysis *analysis;
 	enum output_format format;
+	bool on_terminal;        /* table: redraw the screen each interval */
 	double interval_s;
 };
 
@@ -99,6 +100,8 @@ static void emit_interval(struct avmon *m, double t_end)
 {
 	if (m->format == FORMAT_CSV)
 		analysis_interval_csv(m->analysis, t_end, stdout);
+	else if (m->format == FORMAT_TABLE)
+		analysis_interval_table(m->analysis, t_end, stdout, m->on_terminal);
 	else
 		analysis_interval_json(m->analysis, t_end, stdout);
 	fflush(stdout);
@@ -148,7 +151,8 @@ int main(int argc, char **argv)
 	static struct analysis_target targets[MAX_TARGETS];
 	struct capture_options copt = {.snaplen = DEFAULT_SNAPLEN, .buffer_kib = DEFAULT_BUFFER_KIB};
 	struct analysis_config acfg = {.interval_s = 1.0};
-	struct avmon m = {.format = isatty(STDOUT_FILENO) ? FORMAT_TABLE : FORMAT_JSON};
+	struct avmon m = {.format = isatty(STDOUT_FILENO) ? FORMAT_TABLE : FORMAT_JSON,
+			  .on_terminal = isatty(STDOUT_FILENO)};
 	char *filter = NULL, err[256], *end;
 	uint64_t capacity;
 	long v;
@@ -248,11 +252,14 @@ int main(int argc, char **argv)
 	m.cap.info.have_drops = capture_drops(&m.cap, &m.cap.info.pcap_received, &m.cap.info.pcap_dropped,
 					      &m.cap.info.pcap_if_dropped);
 	/* the last, partial interval (with --interval 0 the whole run, so
-	 * that CSV output has rows too); live, it ends now */
-	if (m.cap.info.packets > 0 && (m.interval_s > 0 || m.format == FORMAT_CSV))
+	 * that CSV output has rows too); live, it ends now. The table ends
+	 * with the whole run instead. */
+	if (m.cap.info.packets > 0 && m.format != FORMAT_TABLE && (m.interval_s > 0 || m.format == FORMAT_CSV))
 		emit_interval(&m, m.cap.live ? wall_clock_s() : m.cap.info.last_ts);
-	if (m.format != FORMAT_CSV)
+	if (m.format == FORMAT_JSON)
 		analysis_summary_json(m.analysis, &m.cap.info, stdout);
+	else if (m.format == FORMAT_TABLE)
+		analysis_summary_table(m.analysis, &m.cap.info, stdout);
 	fflush(stdout);
 	capture_close(&m.cap);
 	analysis_free(m.analysis);

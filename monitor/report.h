@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * report.h - avmon's output formats: the summary and interval records as
- * JSON (one object per line) and intervals as CSV. analysis.c fills a
+ * JSON (one object per line), intervals as CSV, and both as a table. analysis.c fills a
  * struct report_view with the tables (sorted by first appearance) and the
  * aggregate metrics; report.c writes it, applying metrics.h per flow (AVR,
  * NRT) and never keeping state of its own.
@@ -55,5 +55,8 @@ struct report_view {
 void report_summary_json(FILE *out, const struct report_view *v);
 void report_interval_json(FILE *out, const struct report_view *v);
 void report_interval_csv(FILE *out, const struct report_view *v, bool header);
+/* table.c: the top-like screen, for an interval or (whole_run) the run;
+ * clear redraws the terminal first */
+void report_table(FILE *out, const struct report_view *v, bool whole_run, bool clear);
 
 #endif /* AVMON_REPORT_H */

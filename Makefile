@@ -135,6 +135,7 @@ demo: deps
 bench: deps
 	$(MAKE) all
 	experiments/bench/tcpav-bench.sh $(BUILD)
+	experiments/bench/avmon-bench.sh $(BUILD)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tcpav \

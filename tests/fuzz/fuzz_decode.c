@@ -27,9 +27,9 @@
  *
  * Build (see tests/fuzz/run.sh):
  *   clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
- *     -Imonitor -Iinclude tests/fuzz/fuzz_decode.c monitor/{decode,ether,sll,raw,ip,\
- *     ieee80211,radiotap,airtime,flow,station,analysis,report,lru}.c \
- *     tcpav/lib/{metrics,units}.c -lm -o build/fuzz_decode
+ *     -D_GNU_SOURCE -Imonitor -Iinclude tests/fuzz/fuzz_decode.c \
+ *     (every monitor .c file but avmon.c and capture.c) tcpav/lib/{metrics,units}.c \
+ *     -lm -o build/fuzz_decode
  */
 #include <stdint.h>
 #include <stdio.h>

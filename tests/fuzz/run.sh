@@ -33,9 +33,13 @@ fail() {
 	exit 1
 }
 
-mon_srcs=(monitor/decode.c monitor/ether.c monitor/sll.c monitor/raw.c monitor/ip.c monitor/ieee80211.c
-	monitor/radiotap.c monitor/airtime.c monitor/flow.c monitor/station.c monitor/analysis.c
-	monitor/report.c monitor/lru.c tcpav/lib/metrics.c tcpav/lib/units.c)
+# every monitor source but the CLI and libpcap's side (capture.c): the
+# decoders, the analysis and the report writers, whatever files they are in
+mon_srcs=()
+for s in monitor/*.c; do
+	case $s in monitor/avmon.c | monitor/capture.c) ;; *) mon_srcs+=("$s") ;; esac
+done
+mon_srcs+=(tcpav/lib/metrics.c tcpav/lib/units.c)
 fuzzer=$build/fuzz_decode
 extractor=$build/seed_extract
 

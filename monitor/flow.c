@@ -190,6 +190,9 @@ struct flow *flow_table_lookup(struct flow_table *t, const struct ip_packet *p, 
 		key.port[0] = p->dport;
 		key.port[1] = p->sport;
 	}
+	e = lru_table_newest_matching(&t->lru, &key);
+	if (e)
+		return (struct flow *)e;
 	hash = lru_hash(&key, sizeof(key));
 	e = lru_table_find(&t->lru, &key, hash);
 	if (e)

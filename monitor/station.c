@@ -28,9 +28,14 @@ void station_table_destroy(struct station_table *t)
 
 static struct station *station_lookup(struct station_table *t, const struct station_key *key, double ts)
 {
-	uint64_t hash = lru_hash(key, sizeof(*key));
-	struct lru_link *e = lru_table_find(&t->lru, key, hash);
+	struct lru_link *e = lru_table_newest_matching(&t->lru, key);
+	uint64_t hash = 0;
 	struct station *s;
+
+	if (!e) {
+		hash = lru_hash(key, sizeof(*key));
+		e = lru_table_find(&t->lru, key, hash);
+	}
 
 	if (e) {
 		s = (struct station *)e;

@@ -11,6 +11,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,9 +212,15 @@ int main(int argc, char **argv)
 			break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("avmon %s (%s)\n", TCPAV_VERSION, pcap_lib_version()); return 0;
-		default:
-			return fail("%s%s", optopt ? "option needs an argument or is unknown: " : "unknown option: ",
-				    argv[optind - 1]);
+		default: {
+			/* getopt leaves optopt at the option whose argument is
+			 * missing; for an unknown one it is 0 (long) or a letter
+			 * not in the option string (short) */
+			bool missing = optopt >= OPT_TARGET || (optopt > 0 && strchr("irwZsB", optopt));
+
+			return fail(missing ? "option '%s' needs an argument%s" : "unknown option '%s'%s", argv[optind - 1],
+				    " (try --help)");
+		}
 		}
 	}
 	if (!copt.interface == !copt.file)

@@ -89,8 +89,13 @@ int capture_open(struct capture *cap, const struct capture_options *opt)
 			return -1;
 	} else {
 		cap->pcap = pcap_open_offline_with_tstamp_precision(opt->file, PCAP_TSTAMP_PRECISION_NANO, errbuf);
-		if (!cap->pcap) /* libpcap's message names the file already */
-			return capture_error(cap, "%s%s", errbuf, "");
+		if (!cap->pcap) {
+			size_t n = strlen(opt->file);
+
+			if (strncmp(errbuf, opt->file, n) == 0 && errbuf[n] == ':')
+				return capture_error(cap, "%s%s", errbuf, "");
+			return capture_error(cap, "%s: %s", opt->file, errbuf);
+		}
 	}
 	dlt = pcap_datalink(cap->pcap);
 	cap->link = link_type_find(dlt);
@@ -117,7 +122,7 @@ int capture_open(struct capture *cap, const struct capture_options *opt)
 	if (opt->save_file) {
 		cap->dumper = pcap_dump_open(cap->pcap, opt->save_file);
 		if (!cap->dumper)
-			return capture_error(cap, "-w %s: %s", opt->save_file, pcap_geterr(cap->pcap));
+			return capture_error(cap, "-w: %s%s", pcap_geterr(cap->pcap), ""); /* names the file */
 	}
 	if (opt->user && drop_privileges(opt->user) < 0) {
 		capture_close(cap);
@@ -215,6 +220,14 @@ int capture_run(struct capture *cap, capture_frame_fn on_frame, capture_idle_fn 
 		if (cap->live && on_idle)
 			on_idle(ctx, now_s());
 	}
+	/* live: what the kernel captured before the signal belongs in the report */
+	if (cap->live && cap->stop && rc >= 0)
+		for (int i = 0; i < 1024; i++) {
+			int n = pcap_dispatch(cap->pcap, -1, on_pcap_packet, (u_char *)lc);
+
+			if (n != PCAP_ERROR_BREAK && n <= 0)
+				break;
+		}
 	if (cap->dumper)
 		pcap_dump_flush(cap->dumper);
 	free(lc);

@@ -3,7 +3,8 @@
  * fuzz_decode.c - libFuzzer target for avmon's decoders and analysis:
  * link_type_find + frame_decode + ip_decode on every slice, then
  * analysis_frame on one long-lived analysis, with interval and summary
- * reports written to /dev/null now and then.
+ * reports (JSON, CSV and the table format) written to /dev/null now and
+ * then.
  *
  * Input format (what tests/fuzz/seed_extract.c writes from real captures):
  *
@@ -191,15 +192,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_ci.first_ts = fuzz_ts;
 	fuzz_ci.last_ts = fuzz_ts;
 
+	/* the three output formats take turns */
 	while (f.ts >= analysis_interval_end(fuzz_analysis)) {
-		if (fuzz_runs & 1)
-			analysis_interval_csv(fuzz_analysis, analysis_interval_end(fuzz_analysis), fuzz_null);
+		double end = analysis_interval_end(fuzz_analysis);
+
+		if (fuzz_runs % 3 == 0)
+			analysis_interval_csv(fuzz_analysis, end, fuzz_null);
+		else if (fuzz_runs % 3 == 1)
+			analysis_interval_table(fuzz_analysis, end, fuzz_null, fuzz_runs & 4);
 		else
-			analysis_interval_json(fuzz_analysis, analysis_interval_end(fuzz_analysis), fuzz_null);
+			analysis_interval_json(fuzz_analysis, end, fuzz_null);
 	}
 	analysis_frame(fuzz_analysis, &f, pkts, n);
-	if (fuzz_fresh || fuzz_runs % FUZZ_SUMMARY_EVERY == 0)
-		analysis_summary_json(fuzz_analysis, (fuzz_runs & 2) ? &fuzz_ci : NULL, fuzz_null);
+	if (fuzz_fresh || fuzz_runs % FUZZ_SUMMARY_EVERY == 0) {
+		const struct capture_info *ci = (fuzz_runs & 2) ? &fuzz_ci : NULL;
+
+		analysis_summary_json(fuzz_analysis, ci, fuzz_null);
+		analysis_summary_table(fuzz_analysis, ci, fuzz_null);
+	}
 	free(frame);
 	return 0;
 }

@@ -102,6 +102,8 @@ rc=$?
 execs=$(sed -n 's/^stat::number_executed_units: *//p' "$tmp/log" | tail -1)
 [[ -n $execs ]] || execs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$tmp/log" | tail -1)
 status_line=$(grep -E '^#[0-9]+' "$tmp/log" | tail -1)
+# after a crash there are no final stats: the last status line has the count
+[[ -n $execs ]] || execs=$(sed -n 's/^#\([0-9]*\).*/\1/p' <<<"$status_line")
 cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$status_line")
 ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$status_line")
 corp=$(sed -n 's/.* corp: \([0-9]*\).*/\1/p' <<<"$status_line")
@@ -118,6 +120,10 @@ if ((${#artifacts[@]})) || [[ $rc != 0 ]]; then
 	cp -- "$tmp/log" "$keep/fuzz.log"
 	# the sanitizer's report, for the reader of the TAP stream
 	grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error|    #[0-9]+ )' "$tmp/log" | head -40 | sed 's/^/# /'
+	for k in "${kept[@]}"; do
+		echo "# $k ($(wc -c <"$k") bytes; byte 0 selects the link type, see fuzz_decode.c):"
+		od -A x -t x1z -v "$k" | head -32 | sed 's/^/#   /'
+	done
 	if ((${#kept[@]})); then
 		echo "not ok 1 - $summary, crash: ${kept[*]} (log $keep/fuzz.log; reproduce: $fuzzer FILE, AVMON_FUZZ_FRESH=1 for a fresh analysis)"
 	else

@@ -7,8 +7,9 @@
 # of iperf3's received bytes, the target flow's AVR within 3 points of
 # iperf3's goodput / target, one JSON line per interval (written live,
 # contiguous, one second each), and exactly one summary, last, written
-# after SIGINT, with exit status 0. Then SIGTERM on the quiet link: exit 0
-# with a summary. No tcp_av here: plain iperf3 -C cubic.
+# after SIGINT, with exit status 0. Then SIGTERM: exit 0 with a summary that
+# counts the packets captured before the signal. Bounded (~15 s); cleans up
+# on any exit. No tcp_av here: plain iperf3 -C cubic, addresses 10.81.x.y.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../experiments/testbed/ap.sh
 . "$TOP/experiments/testbed/ap.sh"
@@ -21,6 +22,7 @@ case $TCPAV_BUILD in
 *) AVMON=${AVMON:-$TOP/$TCPAV_BUILD/bin/avmon} ;;
 esac
 
+# shellcheck disable=SC2034 # read by tb_trap_cleanup's trap
 TB_EXTRA_CLEANUP="ap_down $NAME; rm -rf \"\$TMP\""
 tb_trap_cleanup "$NAME"
 
@@ -44,11 +46,12 @@ avmon_ready() {
     return 1
 }
 
-# avmon_stop PID SIG: send SIG, wait (<= 5 s) for the exit; sets AVMON_RC
-# (the exit status, or "hung" after a SIGKILL).
+# avmon_stop PID SIG: send SIG (CONT: to deliver a signal sent while it was
+# stopped), wait (<= 5 s) for the exit; sets AVMON_RC (the exit status, or
+# "hung" after a SIGKILL).
 avmon_stop() {
     local i
-    kill "-$2" "$1"
+    kill "-$2" "$1" 2>/dev/null || true
     for (( i = 0; i < 100; i++ )); do
         kill -0 "$1" 2>/dev/null || break
         sleep 0.05
@@ -91,6 +94,16 @@ for i in 0 1 2; do
     pids+=("$TB_LAST_PID")
 done
 tb_wait "${pids[@]}" || true
+# Before SIGINT, let avmon catch up with what it has captured (it drops
+# what is still in its capture buffer at SIGINT, see the SIGSTOP check
+# below): wait (<= 5 s) until it has written an interval that starts after
+# the flows ended, by the clock that stamps the packets.
+t_done=$(date +%s.%N)
+for (( i = 0; i < 100; i++ )); do
+    jq -e -s --argjson t "$t_done" 'any(.[]; .type == "interval" and .t_start >= $t)' \
+        "$TMP/avmon.json" >/dev/null 2>&1 && break
+    sleep 0.05
+done
 cp "$TMP/avmon.json" "$TMP/before-sigint.json"
 avmon_stop "$avpid" INT
 
@@ -157,18 +170,27 @@ for i in 0 1 2; do
     fi
 done
 
-# SIGTERM on a quiet link: the same final report, exit status 0
-ip netns exec "$AP_AP" "$AVMON" -i "$AP_BOTTLENECK_DEV" --interval 1 --format json tcp \
+# SIGTERM, and what was captured before the signal: avmon is stopped
+# (SIGSTOP) while 20 pings cross br0 (40 ICMP packets wait in its capture
+# buffer), gets SIGTERM, and is continued: it exits 0 with a summary that
+# counts those packets.
+ip netns exec "$AP_AP" "$AVMON" -i "$AP_BOTTLENECK_DEV" --interval 1 --format json icmp \
     >"$TMP/term.json" 2>"$TMP/term.err" &
 avpid=$!
 if avmon_ready "$avpid"; then
-    avmon_stop "$avpid" TERM
+    kill -STOP "$avpid"
+    ip netns exec "$AP_SRV" ping -q -c 20 -i 0.01 -W 1 "$STA1" >/dev/null || true
+    kill -TERM "$avpid"
+    avmon_stop "$avpid" CONT # the pending SIGTERM is delivered now
 else
     AVMON_RC="not started: $(head -c 200 "$TMP/term.err")"
 fi
-check "SIGTERM on a quiet link: exit status 0 (got $AVMON_RC)" test "$AVMON_RC" = 0
-check "SIGTERM on a quiet link: one summary, last" \
+check "SIGTERM: exit status 0 (got $AVMON_RC)" test "$AVMON_RC" = 0
+check "SIGTERM: one summary, last" \
     jq -e -s '([.[] | select(.type == "summary")] | length) == 1 and .[-1].type == "summary"' "$TMP/term.json"
+icmp=$(tail -n 1 "$TMP/term.json" | jq -r '"\(.capture.packets) \(.capture.pcap_received // "?")"' 2>/dev/null || echo "? ?")
+check "SIGTERM: the packets captured before it are in the summary (packets, pcap_received: $icmp; want >= 40)" \
+    ge "${icmp%% *}" 40
 
 ap_down "$NAME"
 check "after the test: no namespace of $NAME left" bash -c "! ip netns list | grep -q '^$NAME-'"

@@ -8,9 +8,11 @@
  * reads the file back through the real path (capture_open/capture_run ->
  * frame_decode/ip_decode -> analysis_frame -> analysis_summary_json), parses
  * the JSON summary and checks every counter against what was constructed.
- * When the avmon binary is there ($AVMON, default build/bin/avmon) the same
+ * When the avmon binary is there ($AVMON; else BUILD/bin/avmon when this
+ * test runs as BUILD/tests/test_synthetic; else build/bin/avmon) the same
  * file also goes through `avmon -r FILE --interval 0 --format json` and its
- * flows and stations must equal the library's.
+ * flows and stations must equal the library's. AVMON_SYNTH_KEEP=DIR keeps
+ * the captures in DIR (for tshark or tcpdump).
  *
  * Expected TCP counters are derived from the segment table: every segment
  * carries the events it was built to cause (a fast retransmission after 3
@@ -626,11 +628,43 @@ static struct jv *summary_lib(const char *path)
 	return v;
 }
 
+/* The avmon binary: $AVMON, else BUILD/bin/avmon next to this test's
+ * BUILD/tests/, else build/bin/avmon. */
+static char avmon_path[1024] = "build/bin/avmon";
+
+static void avmon_locate(const char *argv0)
+{
+	const char *env = getenv("AVMON");
+	const char *slash = argv0 ? strrchr(argv0, '/') : NULL;
+
+	if (env && *env) {
+		snprintf(avmon_path, sizeof(avmon_path), "%s", env);
+		return;
+	}
+	if (slash) {
+		char dir[900];
+		size_t n = (size_t)(slash - argv0);
+
+		if (n >= sizeof(dir))
+			return;
+		memcpy(dir, argv0, n);
+		dir[n] = '\0';
+		/* BUILD/tests -> BUILD/bin/avmon */
+		if (n >= 6 && strcmp(dir + n - 6, "/tests") == 0) {
+			dir[n - 6] = '\0';
+			snprintf(avmon_path, sizeof(avmon_path), "%s/bin/avmon", dir);
+			if (access(avmon_path, X_OK) == 0)
+				return;
+		}
+		snprintf(avmon_path, sizeof(avmon_path), "build/bin/avmon");
+	}
+}
+
 /* The same through the avmon binary; NULL when it is not there. */
 static struct jv *summary_cli(const char *path, bool *ran)
 {
-	const char *avmon = getenv("AVMON") ? getenv("AVMON") : "build/bin/avmon";
-	char cmd[1024], *line = NULL;
+	const char *avmon = avmon_path;
+	char cmd[2048], *line = NULL;
 	size_t cap = 0;
 	struct jv *v = NULL;
 	FILE *in;
@@ -666,16 +700,28 @@ static struct jv *run_capture(const struct capture_file *cf)
 	bool ran;
 	int fd;
 
-	snprintf(tmp_path, sizeof(tmp_path), "%s/avmon-synth-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	fd = mkstemp(tmp_path);
-	if (fd < 0) {
-		CHECK(0, "%s: mkstemp", check_scope);
-		return NULL;
+	const char *keep = getenv("AVMON_SYNTH_KEEP"); /* a directory: keep the captures there */
+
+	if (keep && *keep) {
+		size_t n = (size_t)snprintf(tmp_path, sizeof(tmp_path), "%s/", keep);
+
+		for (const char *c = check_scope; *c && n + 6 < sizeof(tmp_path); c++)
+			tmp_path[n++] = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') ? *c : '_';
+		snprintf(tmp_path + n, sizeof(tmp_path) - n, ".pcap");
+	} else {
+		snprintf(tmp_path, sizeof(tmp_path), "%s/avmon-synth-XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		fd = mkstemp(tmp_path);
+		if (fd < 0) {
+			CHECK(0, "%s: mkstemp", check_scope);
+			return NULL;
+		}
+		close(fd);
 	}
-	close(fd);
 	if (!cf_write(cf, tmp_path)) {
 		CHECK(0, "%s: writing %s", check_scope, tmp_path);
-		unlink(tmp_path);
+		if (!keep || !*keep)
+			unlink(tmp_path);
 		return NULL;
 	}
 	lib = summary_lib(tmp_path);
@@ -686,10 +732,11 @@ static struct jv *run_capture(const struct capture_file *cf)
 			      jequal(jget(cli, "analysis"), jget(lib, "analysis")),
 		      "%s: avmon -r gives the library's flows, stations and totals", check_scope);
 	} else {
-		printf("# %s: avmon binary not found ($AVMON): CLI cross-check not run\n", check_scope);
+		printf("# %s: %s not found (set AVMON): CLI cross-check not run\n", check_scope, avmon_path);
 	}
 	jfree(cli);
-	unlink(tmp_path);
+	if (!keep || !*keep)
+		unlink(tmp_path);
 	return lib;
 }
 
@@ -709,7 +756,10 @@ static struct jv *run_capture(const struct capture_file *cf)
  * ACK without SYN. Segments 2 and 4 of the first window are lost after the
  * capture point: the receiver ACKs 3001 three times with growing SACK
  * blocks, the sender fast-retransmits segment 2 six milliseconds after the
- * third duplicate, and retransmits segment 4 by timeout later. Segment 7
+ * third duplicate, and retransmits segment 4 by timeout later. In between
+ * it resends segment 5, which the receiver had (SACKed): the answer is a
+ * D-SACK of the second kind (RFC 2883 4.2: the first block inside the
+ * second, above the cumulative ACK), also a duplicate ACK. Segment 7
  * is retransmitted after everything was ACKed (spurious) and the receiver
  * answers with a D-SACK, which is also a duplicate ACK. Segments 10 and 9
  * go out in the wrong order within 1 ms. The receiver closes its window
@@ -733,6 +783,9 @@ static const struct tcp_seg bulk[] = {
 	{ 0.034, 1, ISN_B + 1, SEG(2), F_ACK, WIN, 0, 2, { { SEG(5), SEG(7) }, { SEG(3), SEG(4) } }, EV_DUP, false, 0 },
 	{ 0.040, 0, SEG(2), ISN_B + 1, F_ACK | F_PSH, WIN, MSS, 0, { { 0 } }, EV_RTX | EV_FAST, false, 0 },
 	{ 0.045, 1, ISN_B + 1, SEG(4), F_ACK, WIN, 0, 1, { { SEG(5), SEG(7) } }, 0, false, 0 },
+	{ 0.060, 0, SEG(5), ISN_B + 1, F_ACK | F_PSH, WIN, MSS, 0, { { 0 } }, EV_RTX, false, 0 },
+	{ 0.065, 1, ISN_B + 1, SEG(4), F_ACK, WIN, 0, 2, { { SEG(5), SEG(6) }, { SEG(5), SEG(7) } }, EV_DUP | EV_DSACK,
+	  false, 0 },
 	{ 0.100, 0, SEG(4), ISN_B + 1, F_ACK | F_PSH, WIN, MSS, 0, { { 0 } }, EV_RTX, false, 0 },
 	{ 0.105, 1, ISN_B + 1, SEG(7), F_ACK, WIN, 0, 0, { { 0 } }, 0, false, 0 },
 	{ 0.110, 0, SEG(7), ISN_B + 1, F_ACK | F_PSH, WIN, MSS, 0, { { 0 } }, 0, false, 0 },
@@ -1357,12 +1410,20 @@ static void scenario_airtime_direct(void)
 			      "%s: %s, %u-byte MPDU: %" PRIu64 " us (got %u us, mpdu_len %u, %s)", check_scope,
 			      rc->name, mpdu, expect_airtime(rc, mpdu, true), f.wlan.airtime_us, f.wlan.mpdu_len,
 			      malformed_reason_name(f.malformed));
+			/* without SIFS + ACK: what tshark's wlan_radio.duration measures */
+			frame_decode_airtime(lt, 1.0, p.b, (uint32_t)p.n, (uint32_t)p.n, false, &f);
+			CHECK(f.malformed == MAL_NONE && f.wlan.airtime_us == expect_airtime(rc, mpdu, false),
+			      "%s: %s, %u-byte MPDU without SIFS + ACK: %" PRIu64 " us (got %u us)", check_scope,
+			      rc->name, mpdu, expect_airtime(rc, mpdu, false), f.wlan.airtime_us);
 		}
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	(void)argc;
+	avmon_locate(argv[0]);
+	printf("# avmon binary for the CLI cross-check: %s\n", avmon_path);
 	scenario_tcp(4, 0);
 	scenario_tcp(6, 0);
 	scenario_tcp(4, 1);

@@ -389,6 +389,12 @@ void analysis_frame(struct analysis *a, const struct frame *f, const struct ip_p
 		tx = station_table_lookup_mac(&a->stations, &f->src_mac, f->ts);
 		if (!mac_is_group(&f->dst_mac) && !mac_is_zero(&f->dst_mac))
 			rx = station_table_lookup_mac(&a->stations, &f->dst_mac, f->ts);
+		if (a->cfg.have_ap_mac) {
+			if (tx && memcmp(&f->src_mac, &a->cfg.ap_mac, sizeof(a->cfg.ap_mac)) == 0)
+				tx->is_ap = true;
+			if (rx && memcmp(&f->dst_mac, &a->cfg.ap_mac, sizeof(a->cfg.ap_mac)) == 0)
+				rx->is_ap = true;
+		}
 		station_count_tx(tx, f->wirelen);
 		station_count_rx(rx, f->wirelen);
 	} else {

@@ -57,6 +57,10 @@ struct analysis_config {
 	const struct analysis_target *targets; /* copied by analysis_new */
 	size_t n_targets;
 	double interval_s;     /* reporting interval; 0 = whole run only */
+	/* the capturing interface's own MAC (live Ethernet): the AP itself,
+	 * given role "ap" and left out of the fairness figures */
+	bool have_ap_mac;
+	struct mac_addr ap_mac;
 };
 
 /*

@@ -108,6 +108,27 @@ static void emit_interval(struct avmon *m, double t_end)
 	fflush(stdout);
 }
 
+/* The interface's own MAC, from sysfs (of the capturing network namespace
+ * when run with ip netns exec); false when it has none. */
+static bool interface_mac(const char *ifname, struct mac_addr *mac)
+{
+	char path[128];
+	unsigned b[6];
+	FILE *f;
+	int n;
+
+	if (snprintf(path, sizeof(path), "/sys/class/net/%s/address", ifname) >= (int)sizeof(path) ||
+	    !(f = fopen(path, "r")))
+		return false;
+	n = fscanf(f, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5]);
+	fclose(f);
+	if (n != 6)
+		return false;
+	for (int i = 0; i < 6; i++)
+		mac->b[i] = (uint8_t)b[i];
+	return true;
+}
+
 static double wall_clock_s(void)
 {
 	struct timespec ts;
@@ -241,6 +262,8 @@ int main(int argc, char **argv)
 		copt.filter = filter;
 	}
 	acfg.targets = targets;
+	if (copt.interface)
+		acfg.have_ap_mac = interface_mac(copt.interface, &acfg.ap_mac);
 	m.interval_s = acfg.interval_s;
 	m.analysis = analysis_new(&acfg);
 	if (!m.analysis) {

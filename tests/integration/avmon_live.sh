@@ -133,6 +133,10 @@ check "intervals are contiguous, 1 s each but the last" jq -e -s '
     [.[] | select(.type == "interval")] as $iv
     | all(range(1; $iv | length); $iv[.].t_start == $iv[. - 1].t_end)
       and all($iv[:-1][]; (.t_end - .t_start - 1 | fabs) < 0.000002)' "$out"
+check "the AP's own MAC (the capturing interface's) is the AP, not a station; 2 stations active" \
+    jq -e --arg m "$(ip netns exec "$NAME-ap" cat "/sys/class/net/$AP_BOTTLENECK_DEV/address")" \
+    '([.stations[] | select(.mac == $m and .role == "ap")] | length) == 1 and .fairness.active_stations == 2' \
+    "$TMP/summary.json"
 check "the capture lost no packets" \
     jq -e '(.capture.pcap_dropped // 0) == 0 and (.capture.pcap_if_dropped // 0) == 0' "$TMP/summary.json"
 

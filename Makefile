@@ -38,13 +38,13 @@ TOOLS := set_target_probe
 
 MON_SRCS := $(filter-out monitor/avmon.c,$(wildcard monitor/*.c))
 MON_OBJS := $(MON_SRCS:%.c=$(BUILD)/obj/%.o)
-MON_TESTS := test_decode test_analysis
+MON_TESTS := test_decode test_analysis test_synthetic
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CTL_OBJS := $(CTL_SRCS:%.c=$(BUILD)/obj/%.o)
 HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h $(wildcard monitor/*.h)
 
-.PHONY: all deps check unit integration demo bench install clean
+.PHONY: all deps check unit integration demo bench fuzz install clean
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/bin/tcpavctl $(BUILD)/libtcpav.a $(BUILD)/libtcpav.so $(BUILD)/bin/avmon \
@@ -103,6 +103,25 @@ $(BUILD)/tests/%: tests/tools/%.c $(HEADERS) $(BUILD)/libtcpav.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpav.a $(LIBBPF_LIBS)
 
+# --- fuzzing the decoders and the analysis (libFuzzer), seeded by the
+# shared captures; `check` runs it for FUZZ_CHECK_SECONDS
+FUZZ_CC      ?= clang-14
+FUZZ_SECONDS ?= 60
+FUZZ_CHECK_SECONDS ?= 20
+FUZZ_SRCS := $(filter-out monitor/capture.c,$(MON_SRCS)) tcpav/lib/metrics.c tcpav/lib/units.c
+
+$(BUILD)/fuzz_decode: tests/fuzz/fuzz_decode.c $(FUZZ_SRCS) $(HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	  -D_GNU_SOURCE -Imonitor -Iinclude -o $@ $< $(FUZZ_SRCS) -lm
+
+$(BUILD)/seed_extract: tests/fuzz/seed_extract.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra -Werror -o $@ $< -lpcap
+
+fuzz: $(BUILD)/fuzz_decode $(BUILD)/seed_extract
+	tests/fuzz/run.sh $(BUILD) $(FUZZ_SECONDS)
+
 # --- dependencies: Debian packages listed in .ci/packages
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
@@ -118,9 +137,9 @@ deps:
 
 # --- tests: unit tests (plain and ASan/UBSan), then integration tests as root
 check: deps
-	$(MAKE) all
+	$(MAKE) all $(BUILD)/fuzz_decode $(BUILD)/seed_extract
 	$(MAKE) BUILD=build-san SAN=1 all
-	tests/run.sh $(BUILD) build-san
+	TCPAV_FUZZ_SECONDS=$(FUZZ_CHECK_SECONDS) tests/run.sh $(BUILD) build-san
 
 unit: all
 	tests/run.sh --unit-only $(BUILD)

@@ -61,6 +61,10 @@ if [[ $mode != integration ]]; then
 	for b in "$build" ${sanbuild:+"$sanbuild"}; do
 		run_one "$(basename "$b")/golden" tests/golden/golden.sh "$b"
 	done
+	# a short, bounded libFuzzer run over the decoders and the analysis
+	if [[ -n ${TCPAV_FUZZ_SECONDS:-} ]]; then
+		run_one fuzz tests/fuzz/run.sh "$build" "$TCPAV_FUZZ_SECONDS"
+	fi
 fi
 
 if [[ $mode != unit ]]; then

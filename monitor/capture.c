@@ -76,6 +76,28 @@ static int open_live(struct capture *cap, const struct capture_options *opt, cha
 	return 0;
 }
 
+/* A file through a 1 MiB stdio buffer (libpcap reads two pieces per
+ * record; with the default 4 KiB buffer the read calls cost a tenth of the
+ * run); stdin ("-") as libpcap opens it. */
+static pcap_t *open_file(const char *path, char *errbuf)
+{
+	pcap_t *p;
+	FILE *f;
+
+	if (strcmp(path, "-") == 0)
+		return pcap_open_offline_with_tstamp_precision(path, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	f = fopen(path, "rb");
+	if (!f) {
+		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	p = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+	if (!p)
+		fclose(f);
+	return p; /* pcap_close() closes f */
+}
+
 int capture_open(struct capture *cap, const struct capture_options *opt)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
@@ -88,7 +110,7 @@ int capture_open(struct capture *cap, const struct capture_options *opt)
 		if (open_live(cap, opt, errbuf) < 0)
 			return -1;
 	} else {
-		cap->pcap = pcap_open_offline_with_tstamp_precision(opt->file, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+		cap->pcap = open_file(opt->file, errbuf);
 		if (!cap->pcap) {
 			size_t n = strlen(opt->file);
 

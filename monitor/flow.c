@@ -11,6 +11,7 @@
  * rule; where we differ from tshark on purpose it is said.
  */
 #include <arpa/inet.h>
+#include <endian.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,10 +145,17 @@ static size_t addr_len(uint8_t family)
 /* Orders endpoint (a, ap) before (b, bp): address bytes, then port. */
 static int endpoint_cmp(const uint8_t *a, uint16_t ap, const uint8_t *b, uint16_t bp)
 {
-	int c = memcmp(a, b, 16);
+	/* memcmp's order, as two big-endian words: inline, on every packet */
+	for (int i = 0; i < 16; i += 8) {
+		uint64_t x, y;
 
-	if (c)
-		return c;
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		x = be64toh(x);
+		y = be64toh(y);
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
 	return (ap > bp) - (ap < bp);
 }
 
@@ -190,7 +198,7 @@ struct flow *flow_table_lookup(struct flow_table *t, const struct ip_packet *p, 
 		key.port[0] = p->dport;
 		key.port[1] = p->sport;
 	}
-	e = lru_table_newest_matching(&t->lru, &key);
+	e = lru_table_recent_matching(&t->lru, &key);
 	if (e)
 		return (struct flow *)e;
 	hash = lru_hash(&key, sizeof(key));

@@ -39,9 +39,10 @@ void lru_table_destroy(struct lru_table *t);
 uint64_t lru_hash(const void *key, size_t len);
 
 /* The entry with this key (hash = lru_hash(key)), made the newest; or NULL. */
-/* The most recently used entry when its key is key, else NULL: consecutive
- * packets of one flow skip the hash. */
-struct lru_link *lru_table_newest_matching(struct lru_table *t, const void *key);
+/* One of the two most recently used entries when its key is key (made the
+ * newest), else NULL: consecutive packets of a flow, and the two stations
+ * of a conversation, skip the hash. */
+struct lru_link *lru_table_recent_matching(struct lru_table *t, const void *key);
 struct lru_link *lru_table_find(struct lru_table *t, const void *key, uint64_t hash);
 
 /* Links e (key already filled in, not present yet) as the newest entry.

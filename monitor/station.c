@@ -28,7 +28,7 @@ void station_table_destroy(struct station_table *t)
 
 static struct station *station_lookup(struct station_table *t, const struct station_key *key, double ts)
 {
-	struct lru_link *e = lru_table_newest_matching(&t->lru, key);
+	struct lru_link *e = lru_table_recent_matching(&t->lru, key);
 	uint64_t hash = 0;
 	struct station *s;
 

@@ -91,7 +91,7 @@ $(BUILD)/bin/avmon: $(BUILD)/obj/monitor/avmon.o $(BUILD)/libavmon.a $(BUILD)/li
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_SAN) -o $@ $^ -lpcap $(LIBBPF_LIBS) -lm
 
-$(MON_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libavmon.a $(BUILD)/libtcpav.a
+$(MON_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h tests/unit/frame_builder.h $(HEADERS) $(BUILD)/libavmon.a $(BUILD)/libtcpav.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -DHAVE_DECODE -Imonitor -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libavmon.a $(BUILD)/libtcpav.a -lpcap $(LIBBPF_LIBS) -lm
 

@@ -146,13 +146,8 @@ v_iperf3=$(iperf3 --version 2>/dev/null | first_match '^iperf \([^ ]*\).*' || tr
 META="date=$(date -Iseconds) kernel=$(uname -r) avmon=${v_avmon:-?} libpcap=${v_pcap:-?} tcptrace=${v_tcptrace:-?} tshark=${v_tshark:-?} tcpdump=${v_tcpdump:-?} iperf3=${v_iperf3:-?} commit=$commit host=$(hostname) cpus=$(nproc)"
 
 # --- output helpers --------------------------------------------------------
-say() { printf '%s\n' "$*" | tee -a "$SUMMARY"; }
-sayf() {
-    local fmt=$1
-    shift
-    # shellcheck disable=SC2059
-    printf "$fmt" "$@" | tee -a "$SUMMARY"
-}
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # say, sayf
 CSV_COLS=section,tool,input,rep,packets,wall_s,pkts_per_s,user_s,sys_s,max_rss_kib,exit_status,captured,received,dropped,if_dropped,kernel_segments,iperf3_segments,iperf3_goodput_bps
 printf '# avmon-bench %s\n%s\n' "$META" "$CSV_COLS" >"$CSV"
 csv() {

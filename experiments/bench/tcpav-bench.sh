@@ -124,13 +124,8 @@ fi
 META="date=$(date -Iseconds) kernel=$(uname -r) iperf3=$(iperf3 --version 2>/dev/null | head -1 | awk '{print $2}') commit=$commit eb_bps=$EB host=$(hostname)"
 
 # --- output helpers --------------------------------------------------------
-say() { printf '%s\n' "$*" | tee -a "$SUMMARY"; }
-sayf() {
-    local fmt=$1
-    shift
-    # shellcheck disable=SC2059
-    printf "$fmt" "$@" | tee -a "$SUMMARY"
-}
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # say, sayf
 # csv_init FILE HEADER: the "# meta" line, then the column names.
 csv_init() { printf '# tcpav-bench %s\n%s\n' "$META" "$2" >"$OUT/$1"; }
 csv() {

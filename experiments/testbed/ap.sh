@@ -3,11 +3,11 @@
 # ap.sh -- an "access point" testbed: one server, an AP router with an HTB
 # bottleneck, and two stations that share it. Same conventions as
 # testbed.sh (source this file; it only defines functions; safe under
-# `set -u`, works with or without `set -e`); it needs nothing from
-# testbed.sh, but the tb_iperf_* / tb_wait / tb_goodput_bps helpers there
-# work with these namespaces too.
+# `set -u`, works with or without `set -e`); source testbed.sh first: its
+# tb_ns_remove tears these namespaces down, and its tb_iperf_* / tb_wait /
+# tb_goodput_bps helpers work with them too.
 #
-#   . experiments/testbed/ap.sh
+#   . experiments/testbed/testbed.sh; . experiments/testbed/ap.sh
 #   TB_EXTRA_CLEANUP="ap_down demo"   # with testbed.sh's tb_trap_cleanup
 #   ap_up demo "$(tb_htb_rate_for_eb 20000000)" 50
 #   ... traffic from $AP_SRV to $AP_STA1_ADDR / $AP_STA2_ADDR ...
@@ -146,31 +146,8 @@ ap_up() {
 
 # ap_down NAME -- see header.
 ap_down() {
-    local name=${1:-} ns pids pid try killed=()
+    local name=${1:-}
     [[ $name =~ ^[A-Za-z0-9_.][A-Za-z0-9_.-]*$ ]] || return 0
-    for ns in $(_ap_namespaces "$name"); do
-        [[ -e /run/netns/$ns ]] || continue
-        for try in 1 2 3 4 5 6 7 8 9 10 11; do
-            pids=$(ip netns pids "$ns" 2>/dev/null) || break
-            # never ourselves (a script started inside the namespace)
-            pids=$(grep -vxE "$$|$BASHPID" <<<"$pids" || true)
-            [[ -n $pids ]] || break
-            if (( try == 1 )); then
-                # shellcheck disable=SC2086
-                kill -TERM $pids 2>/dev/null || true
-                # shellcheck disable=SC2206
-                killed+=($pids)
-            elif (( try == 11 )); then
-                # shellcheck disable=SC2086
-                kill -KILL $pids 2>/dev/null || true
-            fi
-            sleep 0.1
-        done
-        ip netns del "$ns" >/dev/null 2>&1 || true
-    done
-    # reap our own children among them, so that no zombie outlives us
-    for pid in ${killed[@]+"${killed[@]}"}; do
-        wait "$pid" 2>/dev/null || true
-    done
-    return 0
+    # shellcheck disable=SC2046  # namespace names have no spaces
+    tb_ns_remove $(_ap_namespaces "$name")
 }

@@ -48,6 +48,9 @@
 # tb_down NAME
 #     Kill every process in NAME-{snd,rtr,rcv} (found with `ip netns pids`),
 #     delete the namespaces. Idempotent, silent, always returns 0.
+# tb_ns_remove NS...
+#     Kill every process in each namespace and delete it (what tb_down does
+#     for a testbed's three); for other topologies such as ap.sh.
 # tb_iperf_servers NS PORT...
 #     Start one one-off `iperf3 -s -1 -p PORT` per PORT in namespace NS
 #     (background, disowned, output discarded) and wait (<= ~5 s each) until
@@ -248,11 +251,19 @@ tb_pair_up() {
 
 # tb_down NAME -- see header.
 tb_down() {
-    local name=${1:-} ns pids pid try killed=()
+    local name=${1:-}
     [[ -n $name ]] || return 0
-    for ns in "$name-snd" "$name-rtr" "$name-rcv"; do
+    tb_ns_remove "$name-snd" "$name-rtr" "$name-rcv"
+}
+
+# tb_ns_remove NS... -- kill every process in each namespace (TERM, then
+# KILL after ~1 s), delete it, reap our own children among the killed.
+# Missing namespaces are skipped; silent; always returns 0. Used by tb_down
+# and by other topologies (ap.sh).
+tb_ns_remove() {
+    local ns pids pid try killed=()
+    for ns in "$@"; do
         _tb_ns_exists "$ns" || continue
-        # TERM first, then KILL whatever is left (~1 s grace).
         for try in 1 2 3 4 5 6 7 8 9 10 11; do
             pids=$(ip netns pids "$ns" 2>/dev/null) || break
             # Never kill ourselves (script started inside the namespace).

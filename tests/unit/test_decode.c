@@ -21,56 +21,10 @@
 
 #include "airtime.h"
 #include "check.h"
+#include "frame_builder.h"
 #include "decode.h"
 
 /* ---- building frames ---------------------------------------------------- */
-
-struct pkt {
-	uint8_t b[8192];
-	size_t n;
-};
-
-static void put(struct pkt *p, const void *d, size_t n)
-{
-	if (n)
-		memcpy(p->b + p->n, d, n);
-	p->n += n;
-}
-
-static void put_u8(struct pkt *p, uint8_t v)
-{
-	p->b[p->n++] = v;
-}
-
-static void put_be16(struct pkt *p, uint16_t v)
-{
-	put_u8(p, (uint8_t)(v >> 8));
-	put_u8(p, (uint8_t)v);
-}
-
-static void put_be32(struct pkt *p, uint32_t v)
-{
-	put_be16(p, (uint16_t)(v >> 16));
-	put_be16(p, (uint16_t)v);
-}
-
-static void put_le16(struct pkt *p, uint16_t v)
-{
-	put_u8(p, (uint8_t)v);
-	put_u8(p, (uint8_t)(v >> 8));
-}
-
-static void put_le32(struct pkt *p, uint32_t v)
-{
-	put_le16(p, (uint16_t)v);
-	put_le16(p, (uint16_t)(v >> 16));
-}
-
-static void put_zeros(struct pkt *p, size_t n)
-{
-	memset(p->b + p->n, 0, n);
-	p->n += n;
-}
 
 static void set_be16(struct pkt *p, size_t off, uint16_t v)
 {

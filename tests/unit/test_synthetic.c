@@ -42,6 +42,7 @@
 #include "analysis.h"
 #include "capture.h"
 #include "check.h"
+#include "frame_builder.h"
 #include "decode.h"
 #include "packet.h"
 
@@ -345,53 +346,6 @@ static void expect_num(const struct jv *o, const char *path, double want, double
 /* ======================================================================
  * Building frames
  * ==================================================================== */
-
-struct pkt {
-	uint8_t b[4096];
-	size_t n;
-};
-
-static void put_u8(struct pkt *p, uint8_t v)
-{
-	if (p->n < sizeof(p->b))
-		p->b[p->n++] = v;
-}
-
-static void put(struct pkt *p, const void *d, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		put_u8(p, ((const uint8_t *)d)[i]);
-}
-
-static void put_zero(struct pkt *p, size_t n)
-{
-	while (n--)
-		put_u8(p, 0);
-}
-
-static void put_be16(struct pkt *p, uint16_t v)
-{
-	put_u8(p, (uint8_t)(v >> 8));
-	put_u8(p, (uint8_t)v);
-}
-
-static void put_be32(struct pkt *p, uint32_t v)
-{
-	put_be16(p, (uint16_t)(v >> 16));
-	put_be16(p, (uint16_t)v);
-}
-
-static void put_le16(struct pkt *p, uint16_t v)
-{
-	put_u8(p, (uint8_t)v);
-	put_u8(p, (uint8_t)(v >> 8));
-}
-
-static void put_le32(struct pkt *p, uint32_t v)
-{
-	put_le16(p, (uint16_t)v);
-	put_le16(p, (uint16_t)(v >> 16));
-}
 
 static void set_be16(struct pkt *p, size_t off, uint16_t v)
 {
@@ -958,7 +912,7 @@ static void scenario_tcp(uint8_t family, int tags)
 		put_be16(&p, family == 4 ? 0x0800 : 0x86dd);
 		build_ip_tcp(&p, s->dir ? &b : &a, s->dir ? &a : &b, s);
 		if (p.n < 60)
-			put_zero(&p, 60 - p.n); /* Ethernet minimum frame (FCS not captured) */
+			put_zeros(&p, 60 - p.n); /* Ethernet minimum frame (FCS not captured) */
 		frame_len[i] = p.n;
 		bytes_total += p.n;
 		bytes_dir[s->dir] += p.n;
@@ -1169,8 +1123,8 @@ static void build_radiotap(struct pkt *p, const struct radio_case *rc)
 		put_u8(p, rc->short_gi ? 0x04 : 0);
 		put_u8(p, rc->bw_mhz == 80 ? 4 : rc->bw_mhz == 40 ? 1 : rc->bw_mhz == 160 ? 11 : 0);
 		put_u8(p, (uint8_t)(rc->mcs << 4 | rc->nss));
-		put_zero(p, 3); /* users 1-3 */
-		put_zero(p, 4); /* coding, group id, partial AID */
+		put_zeros(p, 3); /* users 1-3 */
+		put_zeros(p, 4); /* coding, group id, partial AID */
 	}
 	p->b[start + 2] = (uint8_t)(p->n - start);
 	p->b[start + 3] = (uint8_t)((p->n - start) >> 8);
@@ -1400,7 +1354,7 @@ static void scenario_airtime_direct(void)
 			put(&p, mac_a, 6);
 			put(&p, mac_router, 6);
 			put_le16(&p, 0);
-			put_zero(&p, lens[k] - 4 - (p.n - mac_start));
+			put_zeros(&p, lens[k] - 4 - (p.n - mac_start));
 			if (rc->fcs)
 				put_le32(&p, 0);
 			mpdu = (unsigned)(p.n - mac_start) + (rc->fcs ? 0 : 4);

@@ -34,6 +34,16 @@ struct capacity_bins {
 	uint64_t bin_bytes, best_bin_bytes, total_bytes;
 };
 
+/* Ethernet: the two stations of the last frame, so that a frame between the
+ * same two MACs (either way) skips both lookups; valid while no station has
+ * been evicted since. */
+struct ether_pair_cache {
+	bool valid;
+	struct mac_addr mac[2];
+	struct station *station[2];
+	uint64_t evictions;
+};
+
 struct analysis {
 	struct analysis_config cfg;
 	struct analysis_target *targets;
@@ -48,6 +58,7 @@ struct analysis {
 	uint64_t link_copies_removed, wlan_retries_removed;
 	bool interval_started, csv_header_done;
 	double interval_start;
+	struct ether_pair_cache last_pair;
 };
 
 /* ---- targets ---- */
@@ -357,6 +368,43 @@ static void packet_count_proto(struct analysis *a, const struct ip_packet *p)
 		a->other_packets++;
 }
 
+static bool mac_equal(const struct mac_addr *x, const struct mac_addr *y)
+{
+	return memcmp(x->b, y->b, sizeof(x->b)) == 0;
+}
+
+/* The transmitting and (unicast) receiving station of an Ethernet frame. */
+static void ether_stations(struct analysis *a, const struct frame *f, struct station **tx, struct station **rx)
+{
+	struct ether_pair_cache *c = &a->last_pair;
+
+	if (c->valid && c->evictions == a->stations.evictions) {
+		int i = mac_equal(&f->src_mac, &c->mac[0]) ? 0 : mac_equal(&f->src_mac, &c->mac[1]) ? 1 : -1;
+
+		if (i >= 0 && mac_equal(&f->dst_mac, &c->mac[!i])) {
+			*tx = c->station[i];
+			*rx = c->station[!i];
+			if (f->ts > (*tx)->last_ts)
+				(*tx)->last_ts = f->ts;
+			if (f->ts > (*rx)->last_ts)
+				(*rx)->last_ts = f->ts;
+			return;
+		}
+	}
+	*tx = station_table_lookup_mac(&a->stations, &f->src_mac, f->ts);
+	*rx = NULL;
+	if (!mac_is_group(&f->dst_mac) && !mac_is_zero(&f->dst_mac))
+		*rx = station_table_lookup_mac(&a->stations, &f->dst_mac, f->ts);
+	c->valid = *tx && *rx;
+	if (c->valid) {
+		c->mac[0] = f->src_mac;
+		c->mac[1] = f->dst_mac;
+		c->station[0] = *tx;
+		c->station[1] = *rx;
+		c->evictions = a->stations.evictions;
+	}
+}
+
 void analysis_frame(struct analysis *a, const struct frame *f, const struct ip_packet *pkts, unsigned n_pkts)
 {
 	struct station *tx = NULL, *rx = NULL;
@@ -386,9 +434,7 @@ void analysis_frame(struct analysis *a, const struct frame *f, const struct ip_p
 		}
 		stations_by_ip = true;
 	} else if (f->has_mac && !mac_is_zero(&f->src_mac)) {
-		tx = station_table_lookup_mac(&a->stations, &f->src_mac, f->ts);
-		if (!mac_is_group(&f->dst_mac) && !mac_is_zero(&f->dst_mac))
-			rx = station_table_lookup_mac(&a->stations, &f->dst_mac, f->ts);
+		ether_stations(a, f, &tx, &rx);
 		if (a->cfg.have_ap_mac) {
 			if (tx && memcmp(&f->src_mac, &a->cfg.ap_mac, sizeof(a->cfg.ap_mac)) == 0)
 				tx->is_ap = true;

@@ -75,6 +75,30 @@ static inline bool cursor_need(struct cursor *c, size_t n)
 	return true;
 }
 
+/* The next n bytes, consumed, checked once: a fixed-size header is then read
+ * with load_be16()/load_be32() at its offsets. NULL (and the overrun marked)
+ * when fewer were captured. */
+static inline const uint8_t *cursor_take(struct cursor *c, size_t n)
+{
+	const uint8_t *p;
+
+	if (!cursor_need(c, n))
+		return NULL;
+	p = c->base + c->off;
+	c->off += n;
+	return p;
+}
+
+static inline uint16_t load_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t load_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 static inline void cursor_skip(struct cursor *c, size_t n)
 {
 	if (cursor_need(c, n))

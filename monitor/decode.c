@@ -7,6 +7,7 @@
  * overrun (the capture ended inside something the decoder had to read)
  * becomes MAL_TRUNCATED.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include <pcap/dlt.h>
@@ -71,7 +72,10 @@ void frame_decode_airtime(const struct link_type *lt, double ts, const uint8_t *
 	struct cursor c;
 	enum malformed_reason r;
 
-	memset(f, 0, sizeof(*f));
+	/* ip[] beyond n_ip is never read: zero only the fixed part (the
+	 * slices are most of the struct, and this runs for every frame) */
+	memset(f, 0, offsetof(struct frame, ip));
+	f->malformed = MAL_NONE;
 	f->ts = ts;
 	f->caplen = caplen;
 	f->wirelen = wirelen;

@@ -70,15 +70,16 @@ enum malformed_reason llc_decode(struct frame *f, struct cursor *c)
 
 enum malformed_reason ether_decode(struct frame *f, struct cursor *c, const struct decode_context *ctx)
 {
+	const uint8_t *h = cursor_take(c, ETHER_HDR_LEN);
 	uint16_t type;
 
 	(void)ctx;
-	if (!cursor_need(c, ETHER_HDR_LEN))
+	if (!h)
 		return MAL_TRUNCATED;
-	cursor_copy(c, f->dst_mac.b, ETHER_ADDR_LEN);
-	cursor_copy(c, f->src_mac.b, ETHER_ADDR_LEN);
+	memcpy(f->dst_mac.b, h, ETHER_ADDR_LEN);
+	memcpy(f->src_mac.b, h + ETHER_ADDR_LEN, ETHER_ADDR_LEN);
 	f->has_mac = true;
-	type = cursor_be16(c);
+	type = load_be16(h + 2 * ETHER_ADDR_LEN);
 	if (type <= ETHER_MAX_LENGTH_FIELD) {
 		/* 802.3: the field is the LLC payload length; bytes past it
 		 * are padding, so the LLC layer sees only that many. */

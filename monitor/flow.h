@@ -179,6 +179,7 @@ struct flow_key {
 	uint8_t family, proto;
 	uint16_t port[2];
 	uint8_t addr[2][16];
+	uint8_t pad[2];     /* zero: 40 bytes, compared a word at a time */
 };
 
 struct flow {

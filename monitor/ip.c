@@ -46,60 +46,57 @@
 #define TCP_MAX_WSCALE 14 /* RFC 7323 2.3: larger shifts are used as 14 */
 
 /* The options area, the cursor narrowed to exactly doff*4 - 20 bytes. */
-static enum malformed_reason tcp_options_decode(struct cursor *c, struct ip_packet *p)
+/* The options of a TCP header, all captured (tcp_decode checked): n bytes
+ * at o, parsed with offsets checked against n. */
+static enum malformed_reason tcp_options_decode(const uint8_t *o, size_t n, struct ip_packet *p)
 {
-	while (cursor_wire_left(c) > 0) {
-		uint8_t kind = cursor_u8(c), len;
-		size_t body;
+	size_t i = 0;
+
+	while (i < n) {
+		uint8_t kind = o[i++], len;
+		const uint8_t *body;
+		size_t body_len;
 
 		if (kind == TCPOPT_EOL)
 			break;
 		if (kind == TCPOPT_NOP)
 			continue;
-		if (cursor_wire_left(c) < 1)
+		if (i >= n)
 			return MAL_BAD_TCP; /* a kind with no room for its length */
-		len = cursor_u8(c);
-		if (len < 2 || (size_t)(len - 2) > cursor_wire_left(c))
+		len = o[i++];
+		if (len < 2 || (size_t)(len - 2) > n - i)
 			return MAL_BAD_TCP;
-		body = (size_t)len - 2;
+		body = o + i;
+		body_len = (size_t)len - 2;
+		i += body_len;
 		switch (kind) {
 		case TCPOPT_MSS:
 			/* struct ip_packet has no MSS field: checked, not kept */
 			if (len != TCPOLEN_MSS)
 				return MAL_BAD_TCP;
-			cursor_skip(c, body);
 			break;
-		case TCPOPT_WSCALE: {
-			uint8_t shift;
-
+		case TCPOPT_WSCALE:
 			if (len != TCPOLEN_WSCALE)
 				return MAL_BAD_TCP;
-			shift = cursor_u8(c);
-			p->wscale = (int8_t)(shift > TCP_MAX_WSCALE ? TCP_MAX_WSCALE : shift);
+			p->wscale = (int8_t)(body[0] > TCP_MAX_WSCALE ? TCP_MAX_WSCALE : body[0]);
 			break;
-		}
 		case TCPOPT_SACK:
-			if (body == 0 || body % TCPOLEN_SACK_BLOCK != 0)
+			if (body_len == 0 || body_len % TCPOLEN_SACK_BLOCK != 0)
 				return MAL_BAD_TCP;
-			for (size_t i = 0; i < body / TCPOLEN_SACK_BLOCK; i++) {
-				uint32_t left = cursor_be32(c), right = cursor_be32(c);
-
-				if (p->n_sack < TCP_MAX_SACK) {
-					p->sack_left[p->n_sack] = left;
-					p->sack_right[p->n_sack] = right;
-					p->n_sack++;
-				}
+			for (size_t k = 0; k < body_len / TCPOLEN_SACK_BLOCK && p->n_sack < TCP_MAX_SACK; k++) {
+				p->sack_left[p->n_sack] = load_be32(body + k * TCPOLEN_SACK_BLOCK);
+				p->sack_right[p->n_sack] = load_be32(body + k * TCPOLEN_SACK_BLOCK + 4);
+				p->n_sack++;
 			}
 			break;
 		case TCPOPT_TIMESTAMP:
 			if (len != TCPOLEN_TIMESTAMP)
 				return MAL_BAD_TCP;
 			p->has_ts = true;
-			p->ts_val = cursor_be32(c);
-			p->ts_ecr = cursor_be32(c);
+			p->ts_val = load_be32(body);
+			p->ts_ecr = load_be32(body + 4);
 			break;
 		default:
-			cursor_skip(c, body);
 			break;
 		}
 	}
@@ -109,34 +106,32 @@ static enum malformed_reason tcp_options_decode(struct cursor *c, struct ip_pack
 /* l4_len: the transport bytes the IP header says follow (not the capture). */
 static enum malformed_reason tcp_decode(struct cursor *c, struct ip_packet *p, size_t l4_len)
 {
-	struct cursor_window w;
-	enum malformed_reason r;
+	const uint8_t *h, *options;
 	uint16_t doff_flags;
 	size_t hdr_len;
 
 	if (l4_len < TCP_MIN_HDR_LEN)
 		return MAL_BAD_TCP;
-	if (!cursor_need(c, TCP_MIN_HDR_LEN))
+	h = cursor_take(c, TCP_MIN_HDR_LEN);
+	if (!h)
 		return MAL_TRUNCATED;
-	p->sport = cursor_be16(c);
-	p->dport = cursor_be16(c);
-	p->seq = cursor_be32(c);
-	p->ack = cursor_be32(c);
-	doff_flags = cursor_be16(c);
+	p->sport = load_be16(h);
+	p->dport = load_be16(h + 2);
+	p->seq = load_be32(h + 4);
+	p->ack = load_be32(h + 8);
+	doff_flags = load_be16(h + 12);
 	p->tcp_flags = (uint8_t)(doff_flags & 0xff); /* NS (0x100) is not kept */
-	p->window = cursor_be16(c);
-	cursor_skip(c, 4); /* checksum, urgent pointer */
+	p->window = load_be16(h + 14);
+	/* checksum and urgent pointer (h + 16) are not used */
 	p->is_tcp = true;
 	hdr_len = (size_t)(doff_flags >> 12) * 4;
 	if (hdr_len < TCP_MIN_HDR_LEN || hdr_len > l4_len)
 		return MAL_BAD_TCP;
 	p->payload_len = (uint32_t)(l4_len - hdr_len);
-	if (!cursor_need(c, hdr_len - TCP_MIN_HDR_LEN))
+	options = cursor_take(c, hdr_len - TCP_MIN_HDR_LEN);
+	if (!options)
 		return MAL_TRUNCATED;
-	w = cursor_narrow(c, hdr_len - TCP_MIN_HDR_LEN);
-	r = tcp_options_decode(c, p);
-	cursor_widen(c, w);
-	return r;
+	return tcp_options_decode(options, hdr_len - TCP_MIN_HDR_LEN, p);
 }
 
 static enum malformed_reason transport_decode(struct cursor *c, struct ip_packet *p, size_t l4_len)
@@ -160,25 +155,24 @@ static enum malformed_reason transport_decode(struct cursor *c, struct ip_packet
 static enum malformed_reason ipv4_decode(struct cursor *c, struct ip_packet *p)
 {
 	size_t wire = cursor_wire_left(c), hdr_len, total_len;
+	const uint8_t *h = cursor_take(c, IPV4_MIN_HDR_LEN);
 	uint16_t frag;
 	uint8_t vihl;
 
-	if (!cursor_need(c, IPV4_MIN_HDR_LEN))
+	if (!h)
 		return MAL_TRUNCATED;
-	vihl = cursor_u8(c);
+	vihl = h[0];
 	if (vihl >> 4 != 4)
 		return MAL_BAD_IP;
 	p->family = 4;
 	hdr_len = (size_t)(vihl & 0x0f) * 4;
-	cursor_skip(c, 1); /* DSCP/ECN */
-	total_len = cursor_be16(c);
-	cursor_skip(c, 2); /* identification */
-	frag = cursor_be16(c);
-	cursor_skip(c, 1); /* TTL */
-	p->proto = cursor_u8(c);
-	cursor_skip(c, 2); /* checksum: offloaded NICs leave it wrong, so not checked */
-	cursor_copy(c, p->src, 4);
-	cursor_copy(c, p->dst, 4);
+	/* h[1] DSCP/ECN, h[4..5] identification, h[8] TTL, h[10..11] checksum
+	 * (offloaded NICs leave it wrong, so it is not checked) */
+	total_len = load_be16(h + 2);
+	frag = load_be16(h + 6);
+	p->proto = h[9];
+	memcpy(p->src, h + 12, 4);
+	memcpy(p->dst, h + 16, 4);
 	/* A zero total length is what TSO super-packets carry when captured on
 	 * the sending host: the NIC fills it per segment. The wire length is
 	 * the best figure then. */

@@ -114,7 +114,7 @@ struct frame {
 	struct radio_info radio;
 	struct wlan_info wlan;
 	unsigned n_ip;
-	struct ip_slice ip[FRAME_MAX_IP];
+	struct ip_slice ip[FRAME_MAX_IP]; /* the first n_ip are valid, the rest undefined */
 	enum malformed_reason malformed; /* first problem met, MAL_NONE if none */
 };
 

@@ -38,6 +38,7 @@ struct station_key {
 	uint8_t kind;
 	uint8_t family;     /* 4 or 6 for STATION_BY_IP */
 	uint8_t addr[16];
+	uint8_t pad[6];     /* zero: 24 bytes, compared a word at a time */
 };
 
 /* Frames per PHY rate: the first STATION_RATE_SLOTS distinct rates seen,

@@ -148,7 +148,7 @@ META="date=$(date -Iseconds) kernel=$(uname -r) avmon=${v_avmon:-?} libpcap=${v_
 # --- output helpers --------------------------------------------------------
 # shellcheck source=lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # say, sayf
-CSV_COLS=section,tool,input,rep,packets,wall_s,pkts_per_s,user_s,sys_s,max_rss_kib,exit_status,captured,received,dropped,if_dropped,kernel_segments,iperf3_segments,iperf3_goodput_bps
+CSV_COLS=section,tool,input,rep,packets,wall_s,pkts_per_s,user_s,sys_s,max_rss_kib,exit_status,captured,received,dropped,if_dropped,kernel_segments,iperf3_segments,iperf3_goodput_bps,instructions
 printf '# avmon-bench %s\n%s\n' "$META" "$CSV_COLS" >"$CSV"
 csv() {
     local IFS=,
@@ -359,11 +359,33 @@ section1() {
         csv offline-memory avmon "$label" 1 "$n" "$T_WALL" "" "$T_USER" "$T_SYS" "$T_RSS" "$T_RC" "" "" "" "" "" "" ""
     done
 
+    # Instructions, not seconds: valgrind's callgrind counts are the same on
+    # every run of the same binary and input, whatever else the machine is
+    # doing, so this ratio does not move with the neighbours' load.
+    if command -v valgrind >/dev/null && [[ -s $small ]]; then
+        local ir_avmon ir_tcptrace
+        ir_avmon=$(instructions "$AVMON" -r "$small" --interval 0 --format json)
+        ir_tcptrace=$(instructions tcptrace -l "$small")
+        say ""
+        sayf '  instructions on the first 100k packets (callgrind): avmon %s, tcptrace %s; tcptrace/avmon %s (goal >= 2)\n' \
+            "$ir_avmon" "$ir_tcptrace" "$(fmt '%.2f' "$(calc 'a / b' a="$ir_tcptrace" b="$ir_avmon")")"
+        csv offline-instructions avmon first100k 1 "${small_pkts:-}" "" "" "" "" "" "" "" "" "" "" "" "" "" "$ir_avmon"
+        csv offline-instructions tcptrace first100k 1 "${small_pkts:-}" "" "" "" "" "" "" "" "" "" "" "" "" "" "$ir_tcptrace"
+    else
+        say "  (valgrind not installed: no instruction counts)"
+    fi
+
     if [[ ${AVMON_BENCH_KEEP_CAPTURE:-0} == 1 ]]; then
         mv "$cap" "$OUT/bulk.pcap"
         say "  capture kept: $OUT/bulk.pcap"
     fi
     rm -f "$cap" "$small"
+}
+
+# instructions CMD...: the instructions CMD executes (callgrind's Ir total)
+instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null |
+        sed -n 's/.*refs: *\([0-9,]*\).*/\1/p' | tr -d ,
 }
 
 # --- section 2 ---------------------------------------------------------------

@@ -448,8 +448,11 @@ void analysis_frame(struct analysis *a, const struct frame *f, const struct ip_p
 	}
 
 	/* an A-MSDU's frame length is shared among its packets */
-	share = n_pkts ? f->wirelen / n_pkts : 0;
-	first_share = n_pkts ? f->wirelen - share * (n_pkts - 1) : 0;
+	share = first_share = f->wirelen;
+	if (n_pkts > 1) {
+		share = f->wirelen / n_pkts;
+		first_share = f->wirelen - share * (n_pkts - 1);
+	}
 	for (unsigned i = 0; i < n_pkts; i++) {
 		const struct ip_packet *p = &pkts[i];
 		uint32_t l2 = i == 0 ? first_share : share;

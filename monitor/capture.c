@@ -150,7 +150,7 @@ int capture_open(struct capture *cap, const struct capture_options *opt)
 		capture_close(cap);
 		return -1;
 	}
-	cap->ts_divisor = pcap_get_tstamp_precision(cap->pcap) == PCAP_TSTAMP_PRECISION_NANO ? 1e9 : 1e6;
+	cap->ts_unit = pcap_get_tstamp_precision(cap->pcap) == PCAP_TSTAMP_PRECISION_NANO ? 1e-9 : 1e-6;
 	cap->info.dlt = dlt;
 	cap->info.link_name = cap->link->name;
 	return 0;
@@ -168,7 +168,7 @@ static void on_pcap_packet(u_char *user, const struct pcap_pkthdr *h, const u_ch
 {
 	struct loop_ctx *lc = (struct loop_ctx *)user;
 	struct capture_info *info = &lc->cap->info;
-	double ts = (double)h->ts.tv_sec + (double)h->ts.tv_usec / lc->cap->ts_divisor;
+	double ts = (double)h->ts.tv_sec + (double)h->ts.tv_usec * lc->cap->ts_unit;
 	unsigned n = 0;
 
 	if (lc->cap->dumper)

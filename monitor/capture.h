@@ -31,7 +31,7 @@ struct capture {
 	pcap_dumper_t *dumper;
 	const struct link_type *link;
 	struct capture_info info;
-	double ts_divisor;       /* tv_usec holds ns (1e9) or us (1e6) */
+	double ts_unit;          /* tv_usec holds ns (1e-9) or us (1e-6) */
 	bool live;
 	volatile sig_atomic_t stop; /* set by capture_stop() */
 };

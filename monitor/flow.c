@@ -137,9 +137,16 @@ void flow_table_destroy(struct flow_table *t)
 	lru_table_destroy(&t->lru);
 }
 
-static size_t addr_len(uint8_t family)
+/* 16-byte addresses, as two words: inline, on every packet */
+static bool addr_equal(const uint8_t *a, const uint8_t *b)
 {
-	return family == 6 ? 16 : 4;
+	uint64_t a0, a1, b0, b1;
+
+	memcpy(&a0, a, 8);
+	memcpy(&a1, a + 8, 8);
+	memcpy(&b0, b, 8);
+	memcpy(&b1, b + 8, 8);
+	return a0 == b0 && a1 == b1;
 }
 
 /* Orders endpoint (a, ap) before (b, bp): address bytes, then port. */
@@ -159,20 +166,10 @@ static int endpoint_cmp(const uint8_t *a, uint16_t ap, const uint8_t *b, uint16_
 	return (ap > bp) - (ap < bp);
 }
 
-static void packet_addrs(const struct ip_packet *p, uint8_t src[16], uint8_t dst[16])
-{
-	size_t n = addr_len(p->family);
-
-	/* only the family's bytes count: the rest may be left over */
-	memset(src, 0, 16);
-	memset(dst, 0, 16);
-	memcpy(src, p->src, n);
-	memcpy(dst, p->dst, n);
-}
-
 struct flow *flow_table_lookup(struct flow_table *t, const struct ip_packet *p, double ts, bool *created)
 {
-	uint8_t src[16], dst[16];
+	/* ip_decode leaves the bytes past the family's address zero (packet.h) */
+	const uint8_t *src = p->src, *dst = p->dst;
 	struct flow_key key;
 	struct lru_link *e;
 	struct flow *fl;
@@ -183,7 +180,6 @@ struct flow *flow_table_lookup(struct flow_table *t, const struct ip_packet *p, 
 		return NULL;
 	if (p->proto == 6 && !p->is_tcp)
 		return NULL; /* TCP header not decoded */
-	packet_addrs(p, src, dst);
 	memset(&key, 0, sizeof(key));
 	key.family = p->family;
 	key.proto = p->proto;
@@ -520,10 +516,12 @@ static void tcp_timestamps(struct tcp_flow *tf, enum flow_dir d, const struct ip
 	if (p->payload_len > 0 || (p->tcp_flags & (TCP_SYN | TCP_FIN))) {
 		unsigned last = (fwd->tsval_next + TCP_TSVAL_RING - 1) % TCP_TSVAL_RING;
 
-		double spacing = rtt->count ? sample_stats_mean(rtt) / (TCP_TSVAL_RING / 2) : 0.0;
-
+		/* store a new TSval at most every 1/16 of the RTT (the spacing
+		 * is worked out only when a new TSval could be stored) */
 		if (fwd->tsval_count == 0 ||
-		    (fwd->tsvals[last].tsval != p->ts_val && ts - fwd->tsvals[last].ts >= spacing)) {
+		    (fwd->tsvals[last].tsval != p->ts_val &&
+		     ts - fwd->tsvals[last].ts >=
+			     (rtt->count ? sample_stats_mean(rtt) / (TCP_TSVAL_RING / 2) : 0.0))) {
 			fwd->tsvals[fwd->tsval_next] = (struct tcp_tsval){.tsval = p->ts_val, .ts = ts};
 			fwd->tsval_next = (uint8_t)((fwd->tsval_next + 1) % TCP_TSVAL_RING);
 			if (fwd->tsval_count < TCP_TSVAL_RING)
@@ -671,11 +669,9 @@ void flow_packet(struct flow *fl, const struct ip_packet *p, double ts, uint32_t
 		 struct flow_packet_result *r)
 {
 	enum flow_dir d = FLOW_B_TO_A;
-	uint8_t src[16], dst[16];
 	struct flow_dir_stats *st;
 
-	packet_addrs(p, src, dst);
-	if (memcmp(src, fl->addr[FLOW_A_TO_B], 16) == 0 && p->sport == fl->port[FLOW_A_TO_B])
+	if (p->sport == fl->port[FLOW_A_TO_B] && addr_equal(p->src, fl->addr[FLOW_A_TO_B]))
 		d = FLOW_A_TO_B;
 	st = &fl->dir[d];
 	memset(r, 0, sizeof(*r));

@@ -124,7 +124,7 @@ struct frame {
 struct ip_packet {
 	uint8_t family;        /* 4 or 6 */
 	uint8_t proto;         /* 6 TCP, 17 UDP, ... */
-	uint8_t src[16], dst[16]; /* IPv4 in the first 4 bytes */
+	uint8_t src[16], dst[16]; /* IPv4 in the first 4 bytes, the rest zero */
 	uint16_t sport, dport; /* TCP/UDP, host order */
 	uint32_t ip_len;       /* IP total length (header + payload) */
 	/* TCP only */

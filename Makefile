@@ -21,6 +21,12 @@ CFLAGS_ALL := -std=c11 $(OPT) -Wall -Wextra -Werror -fPIC -D_GNU_SOURCE -DTCPAV_
 ifeq ($(SAN),1)
 CFLAGS_ALL += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 LDFLAGS_SAN := -fsanitize=address,undefined
+else
+# link-time optimisation: avmon's per-packet path crosses many small files
+# (a tenth fewer instructions); fat objects keep libtcpav.a usable without it
+LTO ?= -flto=auto -ffat-lto-objects
+CFLAGS_ALL += $(LTO)
+LDFLAGS_SAN := $(LTO) $(OPT)
 endif
 LIBBPF_LIBS := -lbpf -lelf -lz
 DEB_PACKAGES := $(shell sed -e 's/\#.*//' .ci/packages)

@@ -368,11 +368,6 @@ static void packet_count_proto(struct analysis *a, const struct ip_packet *p)
 		a->other_packets++;
 }
 
-static bool mac_equal(const struct mac_addr *x, const struct mac_addr *y)
-{
-	return memcmp(x->b, y->b, sizeof(x->b)) == 0;
-}
-
 /* The transmitting and (unicast) receiving station of an Ethernet frame. */
 static void ether_stations(struct analysis *a, const struct frame *f, struct station **tx, struct station **rx)
 {
@@ -436,9 +431,9 @@ void analysis_frame(struct analysis *a, const struct frame *f, const struct ip_p
 	} else if (f->has_mac && !mac_is_zero(&f->src_mac)) {
 		ether_stations(a, f, &tx, &rx);
 		if (a->cfg.have_ap_mac) {
-			if (tx && memcmp(&f->src_mac, &a->cfg.ap_mac, sizeof(a->cfg.ap_mac)) == 0)
+			if (tx && mac_equal(&f->src_mac, &a->cfg.ap_mac))
 				tx->is_ap = true;
-			if (rx && memcmp(&f->dst_mac, &a->cfg.ap_mac, sizeof(a->cfg.ap_mac)) == 0)
+			if (rx && mac_equal(&f->dst_mac, &a->cfg.ap_mac))
 				rx->is_ap = true;
 		}
 		station_count_tx(tx, f->wirelen);

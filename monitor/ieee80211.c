@@ -51,11 +51,6 @@
 #define QOS_ACK_POLICY_MASK 0x3
 #define QOS_ACK_POLICY_NORMAL 0 /* ACK, or implicit BlockAckReq in an A-MPDU */
 
-static bool mac_is_group(const struct mac_addr *a)
-{
-	return a->b[0] & 0x01;
-}
-
 /* A-MSDU (9.3.2.2): subframes of DA, SA, length (big endian, unlike the
  * rest of 802.11), an LLC/SNAP body, padding to 4 bytes except after the
  * last. Each becomes one IP slice. */

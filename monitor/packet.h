@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define FRAME_MAX_IP 16 /* A-MSDU subframes decoded per frame */
 
@@ -36,6 +37,32 @@ const char *malformed_reason_name(enum malformed_reason r);
 struct mac_addr {
 	uint8_t b[6];
 };
+
+/* MAC tests, inline: they run several times per frame */
+static inline bool mac_equal(const struct mac_addr *x, const struct mac_addr *y)
+{
+	uint32_t x4, y4;
+	uint16_t x2, y2;
+
+	memcpy(&x4, x->b, 4);
+	memcpy(&y4, y->b, 4);
+	memcpy(&x2, x->b + 4, 2);
+	memcpy(&y2, y->b + 4, 2);
+	return x4 == y4 && x2 == y2;
+}
+
+static inline bool mac_is_zero(const struct mac_addr *m)
+{
+	static const struct mac_addr zero;
+
+	return mac_equal(m, &zero);
+}
+
+/* group (multicast or broadcast): the I/G bit */
+static inline bool mac_is_group(const struct mac_addr *m)
+{
+	return m->b[0] & 0x01;
+}
 
 enum phy_kind { PHY_NONE = 0, PHY_DSSS, PHY_OFDM, PHY_HT, PHY_VHT, PHY_HE };
 

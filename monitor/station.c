@@ -78,18 +78,6 @@ struct station *station_table_lookup_ip(struct station_table *t, uint8_t family,
 	return station_lookup(t, &key, ts);
 }
 
-bool mac_is_group(const struct mac_addr *mac)
-{
-	return mac->b[0] & 0x01;
-}
-
-bool mac_is_zero(const struct mac_addr *mac)
-{
-	static const uint8_t zero[6];
-
-	return memcmp(mac->b, zero, 6) == 0;
-}
-
 bool ip_is_group(uint8_t family, const uint8_t *addr)
 {
 	if (family == 6)

@@ -124,8 +124,6 @@ static inline struct station *station_table_next(const struct station *s)
 	return (struct station *)s->link.older;
 }
 
-bool mac_is_group(const struct mac_addr *mac);
-bool mac_is_zero(const struct mac_addr *mac);
 /* IPv4 multicast/broadcast, IPv6 multicast */
 bool ip_is_group(uint8_t family, const uint8_t *addr);
 

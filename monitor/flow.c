@@ -504,8 +504,13 @@ static void tcp_timestamps(struct tcp_flow *tf, enum flow_dir d, const struct ip
 			unsigned slot = (rev->tsval_next + TCP_TSVAL_RING - 1 - i) % TCP_TSVAL_RING;
 			struct tcp_tsval *t = &rev->tsvals[slot];
 
-			if (t->tsval != p->ts_ecr)
+			if (t->tsval != p->ts_ecr) {
+				/* TSvals only grow (RFC 7323): past an older one,
+				 * newest first, nothing older can match */
+				if (seq_lt(t->tsval, p->ts_ecr))
+					break;
 				continue;
+			}
 			if (!t->echoed) {
 				t->echoed = true;
 				*ts_rtt = ts - t->ts;

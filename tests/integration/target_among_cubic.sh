@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # One tcp_av flow with T = 12.5 Mbit/s (NRT 50 %) among 2 CUBIC bulk flows
-# across a HTB bottleneck of EB = 25 Mbit/s (payload) (100-packet queue), 20 s:
-# AVR >= 95 %, and each CUBIC flow gets >= 80 % of (EB - T) / 2. (20 s, not
-# 15: the two CUBIC flows converge slowly between themselves, and in 15 s
-# one of them was seen at 4.9 Mbit/s while the other had 7.4.)
+# across a HTB bottleneck of EB = 25 Mbit/s (payload) (100-packet queue), 30 s
+# measured after 5 s: AVR >= 95 %, and each CUBIC flow gets >= 80 % of
+# (EB - T) / 2. Longer than the other tests on purpose: the two CUBIC flows
+# share unevenly between themselves for a long time (over 15 s from the
+# start one had 4.9 Mbit/s and the other 7.4; over 20 s after 5 s, 5.1 and
+# 7.3), which would make the per-flow floor test CUBIC, not tcp_av.
 . "$(dirname "$0")/lib.sh"
 EB=25000000 T=12500000
 tcpav_test_begin tavc "$(tb_htb_rate_for_eb 25000000)" 100
-target_mix 12.5M 20 cubic cubic
+TB_OMIT=5 target_mix 12.5M 30 cubic cubic
 
 share=$(awk -v eb=$EB -v t=$T 'BEGIN { printf "%d", 0.8 * (eb - t) / 2 }')
 check_ge "tcp_av AVR % at NRT 50 % among 2 CUBIC" "$(pct "${GOODPUT[0]}" $T)" 95

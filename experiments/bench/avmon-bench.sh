@@ -80,12 +80,9 @@ set -euo pipefail
 export LC_ALL=C
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILD=${1:-build}
-if [[ -d $BUILD ]]; then
-    BUILD=$(cd "$BUILD" && pwd)
-elif [[ $BUILD != /* ]]; then
-    BUILD=$TOP/$BUILD
-fi
+# shellcheck source=lib.sh
+. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir
+BUILD=$(bench_build_dir "${1:-build}")
 AVMON_SRC=${AVMON:-$BUILD/bin/avmon}
 SECTIONS=${AVMON_BENCH_SECTIONS:-1 2}
 export TB_NET=${AVMON_BENCH_NET:-83}
@@ -146,8 +143,6 @@ v_iperf3=$(iperf3 --version 2>/dev/null | first_match '^iperf \([^ ]*\).*' || tr
 META="date=$(date -Iseconds) kernel=$(uname -r) avmon=${v_avmon:-?} libpcap=${v_pcap:-?} tcptrace=${v_tcptrace:-?} tshark=${v_tshark:-?} tcpdump=${v_tcpdump:-?} iperf3=${v_iperf3:-?} commit=$commit host=$(hostname) cpus=$(nproc)"
 
 # --- output helpers --------------------------------------------------------
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # say, sayf
 CSV_COLS=section,tool,input,rep,packets,wall_s,pkts_per_s,user_s,sys_s,max_rss_kib,exit_status,captured,received,dropped,if_dropped,kernel_segments,iperf3_segments,iperf3_goodput_bps,instructions
 printf '# avmon-bench %s\n%s\n' "$META" "$CSV_COLS" >"$CSV"
 csv() {

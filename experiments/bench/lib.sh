@@ -5,6 +5,8 @@
 #
 #   say TEXT...        print a line, and append it to $SUMMARY
 #   sayf FMT ARGS...   the same with printf formatting
+#   bench_build_dir DIR  the build directory as an absolute path (DIR as
+#                      given, or relative to the top of the tree)
 
 say() { printf '%s\n' "$*" | tee -a "$SUMMARY"; }
 
@@ -13,4 +15,16 @@ sayf() {
     shift
     # shellcheck disable=SC2059
     printf "$fmt" "$@" | tee -a "$SUMMARY"
+}
+
+bench_build_dir() {
+    local dir=${1:-build} top
+    top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+    if [[ -d $dir ]]; then
+        (cd "$dir" && pwd)
+    elif [[ $dir != /* ]]; then
+        echo "$top/$dir"
+    else
+        echo "$dir"
+    fi
 }

@@ -74,12 +74,9 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILD=${1:-build}
-if [[ -d $BUILD ]]; then
-    BUILD=$(cd "$BUILD" && pwd)
-elif [[ $BUILD != /* ]]; then
-    BUILD=$TOP/$BUILD
-fi
+# shellcheck source=lib.sh
+. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir
+BUILD=$(bench_build_dir "${1:-build}")
 TCPAVCTL=${TCPAVCTL:-$BUILD/bin/tcpavctl}
 SECTIONS=${TCPAV_BENCH_SECTIONS:-1 2 3}
 export TB_NET=${TCPAV_BENCH_NET:-79}
@@ -124,8 +121,6 @@ fi
 META="date=$(date -Iseconds) kernel=$(uname -r) iperf3=$(iperf3 --version 2>/dev/null | head -1 | awk '{print $2}') commit=$commit eb_bps=$EB host=$(hostname)"
 
 # --- output helpers --------------------------------------------------------
-# shellcheck source=lib.sh
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"   # say, sayf
 # csv_init FILE HEADER: the "# meta" line, then the column names.
 csv_init() { printf '# tcpav-bench %s\n%s\n' "$META" "$2" >"$OUT/$1"; }
 csv() {

@@ -29,6 +29,10 @@ CFLAGS_ALL += $(LTO)
 LDFLAGS_SAN := $(LTO) $(OPT)
 endif
 LIBBPF_LIBS := -lbpf -lelf -lz
+# libnl-3 (ap-tools): headers live under /usr/include/libnl3
+NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 libnl-route-3.0 2>/dev/null || echo -I/usr/include/libnl3)
+NL_LIBS   := -lnl-genl-3 -lnl-route-3 -lnl-3
+CFLAGS_ALL += $(NL_CFLAGS)
 DEB_PACKAGES := $(shell sed -e 's/\#.*//' .ci/packages)
 
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
@@ -46,15 +50,23 @@ MON_SRCS := $(filter-out monitor/avmon.c,$(wildcard monitor/*.c))
 MON_OBJS := $(MON_SRCS:%.c=$(BUILD)/obj/%.o)
 MON_TESTS := test_decode test_analysis test_synthetic
 
+# ap-tools: apstat and apqos share libaptools (nl80211, station info, tc)
+AP_MAINS := ap-tools/apstat.c ap-tools/apqos.c
+AP_SRCS := $(filter-out $(AP_MAINS),$(wildcard ap-tools/*.c))
+AP_OBJS := $(AP_SRCS:%.c=$(BUILD)/obj/%.o)
+AP_BINS := $(patsubst ap-tools/%.c,$(BUILD)/bin/%,$(wildcard $(AP_MAINS)))
+AP_TESTS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_ap_*.c))
+
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CTL_OBJS := $(CTL_SRCS:%.c=$(BUILD)/obj/%.o)
-HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h $(wildcard monitor/*.h)
+HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h $(wildcard monitor/*.h) $(wildcard ap-tools/*.h)
 
 .PHONY: all deps check unit integration demo bench fuzz install clean
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/bin/tcpavctl $(BUILD)/libtcpav.a $(BUILD)/libtcpav.so $(BUILD)/bin/avmon \
-     $(UNIT_TESTS:%=$(BUILD)/tests/%) $(MON_TESTS:%=$(BUILD)/tests/%) $(TOOLS:%=$(BUILD)/tests/%)
+     $(UNIT_TESTS:%=$(BUILD)/tests/%) $(MON_TESTS:%=$(BUILD)/tests/%) $(TOOLS:%=$(BUILD)/tests/%) \
+     $(AP_BINS) $(AP_TESTS:%=$(BUILD)/tests/%)
 
 # --- BPF: vmlinux.h from the running kernel's BTF, CO-RE objects, skeletons
 $(BUILD)/vmlinux.h:
@@ -100,6 +112,18 @@ $(BUILD)/bin/avmon: $(BUILD)/obj/monitor/avmon.o $(BUILD)/libavmon.a $(BUILD)/li
 $(MON_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h tests/unit/frame_builder.h $(HEADERS) $(BUILD)/libavmon.a $(BUILD)/libtcpav.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -DHAVE_DECODE -Imonitor -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libavmon.a $(BUILD)/libtcpav.a -lpcap $(LIBBPF_LIBS) -lm
+
+# --- ap-tools
+$(BUILD)/libaptools.a: $(AP_OBJS)
+	$(AR) rcs $@ $^
+
+$(AP_BINS): $(BUILD)/bin/%: $(BUILD)/obj/ap-tools/%.o $(BUILD)/libaptools.a $(BUILD)/libtcpav.a
+	@mkdir -p $(@D)
+	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(NL_LIBS) $(LIBBPF_LIBS) -lm
+
+$(AP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libaptools.a $(BUILD)/libtcpav.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Iap-tools -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libaptools.a $(BUILD)/libtcpav.a $(NL_LIBS) $(LIBBPF_LIBS) -lm
 
 $(BUILD)/tests/%: tests/unit/%.cc tests/unit/check.h $(HEADERS)
 	@mkdir -p $(@D)

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <pwd.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/time.h>
@@ -92,6 +93,8 @@ static pcap_t *open_file(const char *path, char *errbuf)
 		return NULL;
 	}
 	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	/* only this thread reads f: no stdio lock per fread */
+	__fsetlocking(f, FSETLOCKING_BYCALLER);
 	p = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!p)
 		fclose(f);

@@ -22,6 +22,10 @@
 #define FAST_RETRANSMISSION_WINDOW_S 0.020 /* after the last dup ACK (tshark) */
 #define OUT_OF_ORDER_DEFAULT_S 0.003       /* when the handshake RTT is unknown (tshark) */
 #define TCP_UNACKED_INITIAL 8
+#define TCP_EV_RARE                                                                                \
+	(TCP_EV_FAST_RETRANSMISSION | TCP_EV_SPURIOUS_RETRANSMISSION | TCP_EV_OUT_OF_ORDER |       \
+	 TCP_EV_LOST_SEGMENT | TCP_EV_ACKED_UNSEEN | TCP_EV_ZERO_WINDOW | TCP_EV_WINDOW_UPDATE |   \
+	 TCP_EV_KEEP_ALIVE)
 
 static inline bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 static inline bool seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
@@ -29,21 +33,32 @@ static inline bool seq_gt(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0;
 
 /* ---- sample statistics ---- */
 
-static unsigned sample_bucket(double seconds)
-{
-	double pos;
-
-	if (!(seconds > SAMPLE_MIN_SECONDS))
-		return 0;
-	pos = log10(seconds / SAMPLE_MIN_SECONDS) * SAMPLE_BUCKETS_PER_DECADE;
-	if (pos >= SAMPLE_BUCKETS - 1)
-		return SAMPLE_BUCKETS - 1;
-	return (unsigned)pos;
-}
-
 static double sample_bucket_lower(unsigned b)
 {
 	return SAMPLE_MIN_SECONDS * pow(10.0, (double)b / SAMPLE_BUCKETS_PER_DECADE);
+}
+
+/* The bucket whose [lower, next lower) holds the sample: a binary search
+ * over the boundaries, computed once (a log10 per sample cost more than
+ * the rest of the ACK clock). */
+static unsigned sample_bucket(double seconds)
+{
+	static double lower[SAMPLE_BUCKETS];
+	unsigned lo = 0, hi = SAMPLE_BUCKETS - 1;
+
+	if (!(seconds > SAMPLE_MIN_SECONDS))
+		return 0;
+	if (lower[1] == 0.0)
+		for (unsigned b = 0; b < SAMPLE_BUCKETS; b++)
+			lower[b] = sample_bucket_lower(b);
+	while (lo < hi) { /* the last bucket with lower[b] <= seconds */
+		unsigned mid = (lo + hi + 1) / 2;
+		if (lower[mid] <= seconds)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return lo;
 }
 
 void sample_stats_add(struct sample_stats *s, double seconds)
@@ -58,8 +73,9 @@ void sample_stats_add(struct sample_stats *s, double seconds)
 		s->max = seconds;
 	s->count++;
 	s->sum += seconds;
-	if (s->bucket[sample_bucket(seconds)] < UINT32_MAX)
-		s->bucket[sample_bucket(seconds)]++;
+	uint32_t *bucket = &s->bucket[sample_bucket(seconds)];
+	if (*bucket < UINT32_MAX)
+		(*bucket)++;
 }
 
 double sample_stats_mean(const struct sample_stats *s)
@@ -624,14 +640,16 @@ static void tcp_segment(struct flow *fl, enum flow_dir d, const struct ip_packet
 		st->retransmissions++;
 		fl->interval.retransmissions[d]++;
 	}
-	st->fast_retransmissions += !!(ev & TCP_EV_FAST_RETRANSMISSION);
-	st->spurious_retransmissions += !!(ev & TCP_EV_SPURIOUS_RETRANSMISSION);
-	st->out_of_order += !!(ev & TCP_EV_OUT_OF_ORDER);
-	st->lost_segments += !!(ev & TCP_EV_LOST_SEGMENT);
-	st->acked_unseen += !!(ev & TCP_EV_ACKED_UNSEEN);
-	st->zero_windows += !!(ev & TCP_EV_ZERO_WINDOW);
-	st->window_updates += !!(ev & TCP_EV_WINDOW_UPDATE);
-	st->keep_alives += !!(ev & TCP_EV_KEEP_ALIVE);
+	if (ev & TCP_EV_RARE) { /* most segments carry none of these */
+		st->fast_retransmissions += !!(ev & TCP_EV_FAST_RETRANSMISSION);
+		st->spurious_retransmissions += !!(ev & TCP_EV_SPURIOUS_RETRANSMISSION);
+		st->out_of_order += !!(ev & TCP_EV_OUT_OF_ORDER);
+		st->lost_segments += !!(ev & TCP_EV_LOST_SEGMENT);
+		st->acked_unseen += !!(ev & TCP_EV_ACKED_UNSEEN);
+		st->zero_windows += !!(ev & TCP_EV_ZERO_WINDOW);
+		st->window_updates += !!(ev & TCP_EV_WINDOW_UPDATE);
+		st->keep_alives += !!(ev & TCP_EV_KEEP_ALIVE);
+	}
 	if (ev & TCP_EV_DUP_ACK) {
 		st->dup_acks++;
 		fl->interval.dup_acks[d]++;

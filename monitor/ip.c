@@ -10,6 +10,7 @@
  * payload_len counted from the header. An IP header that claims more bytes
  * than were on the wire is malformed (MAL_BAD_IP).
  */
+#include <stddef.h>
 #include <string.h>
 
 #include <netinet/in.h>
@@ -275,7 +276,8 @@ enum malformed_reason ip_decode(const struct ip_slice *s, struct ip_packet *p)
 	struct cursor c;
 	enum malformed_reason r;
 
-	memset(p, 0, sizeof(*p));
+	/* the SACK arrays are read only up to n_sack: not zeroed */
+	memset(p, 0, offsetof(struct ip_packet, sack_left));
 	p->wscale = -1;
 	cursor_init(&c, s->data, s->caplen, s->wirelen);
 	switch (s->ethertype) {

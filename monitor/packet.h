@@ -163,7 +163,7 @@ struct ip_packet {
 	uint32_t payload_len;  /* TCP payload bytes per the IP length */
 	bool has_ts;
 	uint32_t ts_val, ts_ecr;
-	uint8_t n_sack;
+	uint8_t n_sack;        /* the arrays hold n_sack blocks; the rest is not set */
 	uint32_t sack_left[TCP_MAX_SACK], sack_right[TCP_MAX_SACK];
 };
 

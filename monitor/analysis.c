@@ -26,12 +26,19 @@ struct copy_slot {
 	double ts;
 };
 
-/* Aggregate goodput per ANALYSIS_CAPACITY_BIN_S bin; the EB estimate is
- * the best bin (the largest aggregate goodput the capture showed). */
+/* Aggregate goodput per ANALYSIS_CAPACITY_BIN_S bin. DESIGN.md 2: EB is
+ * the largest aggregate goodput over saturated bins. A bin is saturated when
+ * the bottleneck shows that it was full: a TCP flow lost or reordered
+ * segments in it (retransmissions, duplicate ACKs: loss-based TCP fills the
+ * queue before it backs off), or 802.11 frames kept the medium busy for
+ * ANALYSIS_SATURATED_AIRTIME of it. Without any saturated bin the best bin
+ * is only a lower bound, and the source says so. */
 struct capacity_bins {
-	bool started, have_full_bin;
+	bool started;
+	unsigned full_bins, saturated_bins;
 	double bin_start;
-	uint64_t bin_bytes, best_bin_bytes, total_bytes;
+	uint64_t bin_bytes, bin_congestion_events, bin_airtime_us;
+	uint64_t best_bin_bytes, best_saturated_bin_bytes, total_bytes, total_congestion_events;
 };
 
 /* Ethernet: the two stations of the last frame, so that a frame between the
@@ -294,6 +301,25 @@ static bool copy_seen(struct analysis *a, const struct frame *f, const struct ip
 
 /* ---- capacity ---- */
 
+static bool capacity_bin_saturated(const struct capacity_bins *c, double bin_s)
+{
+	return c->bin_congestion_events > 0 ||
+	       (double)c->bin_airtime_us >= ANALYSIS_SATURATED_AIRTIME * bin_s * 1e6;
+}
+
+static void capacity_close_bin(struct capacity_bins *c)
+{
+	if (c->bin_bytes > c->best_bin_bytes)
+		c->best_bin_bytes = c->bin_bytes;
+	if (capacity_bin_saturated(c, ANALYSIS_CAPACITY_BIN_S)) {
+		c->saturated_bins++;
+		if (c->bin_bytes > c->best_saturated_bin_bytes)
+			c->best_saturated_bin_bytes = c->bin_bytes;
+	}
+	c->full_bins++;
+	c->bin_bytes = c->bin_congestion_events = c->bin_airtime_us = 0;
+}
+
 static void capacity_advance(struct capacity_bins *c, double ts)
 {
 	if (!c->started) {
@@ -303,29 +329,37 @@ static void capacity_advance(struct capacity_bins *c, double ts)
 	}
 	if (ts < c->bin_start + ANALYSIS_CAPACITY_BIN_S)
 		return;
-	if (c->bin_bytes > c->best_bin_bytes)
-		c->best_bin_bytes = c->bin_bytes;
-	c->have_full_bin = true;
-	c->bin_bytes = 0;
+	capacity_close_bin(c);
 	c->bin_start += floor((ts - c->bin_start) / ANALYSIS_CAPACITY_BIN_S) * ANALYSIS_CAPACITY_BIN_S;
 }
 
-/* EB: given, or the best full bin (the open bin counts when it already
- * holds more); for a capture shorter than one bin, its average goodput. */
+/* EB: given; or the best saturated full bin (the open bin counts when it
+ * is saturated and already holds more); or, with no saturated bin, the best
+ * bin as a lower bound; for a capture shorter than one bin, its average
+ * goodput (saturated if it saw congestion). */
 static double capacity_bps(const struct analysis *a, const char **source)
 {
 	const struct capacity_bins *c = &a->capacity;
+	bool open_saturated = capacity_bin_saturated(c, ANALYSIS_CAPACITY_BIN_S);
 	uint64_t best;
 
 	if (a->cfg.capacity_bps > 0.0) {
 		*source = "given";
 		return a->cfg.capacity_bps;
 	}
-	*source = "estimated";
-	if (c->have_full_bin) {
-		best = c->bin_bytes > c->best_bin_bytes ? c->bin_bytes : c->best_bin_bytes;
+	if (c->full_bins > 0) {
+		if (c->saturated_bins > 0 || open_saturated) {
+			*source = "estimated";
+			best = c->best_saturated_bin_bytes;
+			if (open_saturated && c->bin_bytes > best)
+				best = c->bin_bytes;
+		} else {
+			*source = "estimated-unsaturated";
+			best = c->bin_bytes > c->best_bin_bytes ? c->bin_bytes : c->best_bin_bytes;
+		}
 		return (double)best * 8.0 / ANALYSIS_CAPACITY_BIN_S;
 	}
+	*source = c->total_congestion_events > 0 ? "estimated" : "estimated-unsaturated";
 	if (a->have_ts && a->last_ts > a->first_ts)
 		return (double)c->total_bytes * 8.0 / (a->last_ts - a->first_ts);
 	return NAN;
@@ -418,6 +452,7 @@ void analysis_frame(struct analysis *a, const struct frame *f, const struct ip_p
 		if (!mac_is_group(&w->ra) && !mac_is_zero(&w->ra))
 			rx = station_table_lookup_mac(&a->stations, &w->ra, f->ts);
 		station_count_wlan_frame(tx, rx, f);
+		a->capacity.bin_airtime_us += station_frame_airtime_us(f);
 		if (w->type == 2 && tx && station_wlan_repeat(tx, w)) {
 			a->wlan_retries_removed++;
 			return;
@@ -478,6 +513,10 @@ void analysis_frame(struct analysis *a, const struct frame *f, const struct ip_p
 		station_count_transport(tx, rx, r.payload, r.goodput_delta, r.events & TCP_EV_PURE_ACK);
 		a->capacity.bin_bytes += r.goodput_delta;
 		a->capacity.total_bytes += r.goodput_delta;
+		if (r.events & (TCP_EV_RETRANSMISSION | TCP_EV_DUP_ACK)) {
+			a->capacity.bin_congestion_events++;
+			a->capacity.total_congestion_events++;
+		}
 	}
 }
 

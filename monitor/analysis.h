@@ -40,6 +40,7 @@
 #define ANALYSIS_DEFAULT_MAX_STATIONS 16384
 #define ANALYSIS_COPY_WINDOW_S 0.001      /* capture copies: this close */
 #define ANALYSIS_CAPACITY_BIN_S 1.0       /* EB estimate: best aggregate goodput per bin */
+#define ANALYSIS_SATURATED_AIRTIME 0.9    /* a bin whose frames filled this share of it is saturated */
 
 /* --target ADDR[:PORT]=RATE: flows with an endpoint ADDR (and PORT unless
  * 0) should get RATE. */

@@ -103,17 +103,23 @@ static void rates_count(struct station_rates *r, uint32_t rate_kbps)
 	r->other_frames++;
 }
 
+/* An ACK or BlockAck is the tail of the exchange whose frame already
+ * counts SIFS + ACK (DESIGN.md 2): its own airtime is not added again. */
+uint32_t station_frame_airtime_us(const struct frame *f)
+{
+	const struct wlan_info *w = &f->wlan;
+
+	if (w->type == WLAN_TYPE_CTRL && (w->subtype == WLAN_SUBTYPE_ACK || w->subtype == WLAN_SUBTYPE_BLOCK_ACK))
+		return 0;
+	return w->airtime_us;
+}
+
 void station_count_wlan_frame(struct station *ta, struct station *ra, const struct frame *f)
 {
 	const struct wlan_info *w = &f->wlan;
 	const bool data = w->type == WLAN_TYPE_DATA;
 	const bool rate_known = f->radio.present && f->radio.rate_kbps > 0;
-	/* An ACK or BlockAck is the tail of the exchange whose frame already
-	 * counts SIFS + ACK (DESIGN.md 2): its own airtime is not added again. */
-	const uint32_t airtime = w->type == WLAN_TYPE_CTRL &&
-					 (w->subtype == WLAN_SUBTYPE_ACK || w->subtype == WLAN_SUBTYPE_BLOCK_ACK)
-				 ? 0
-				 : w->airtime_us;
+	const uint32_t airtime = station_frame_airtime_us(f);
 
 	if (ta) {
 		ta->tx_frames++;

@@ -130,6 +130,9 @@ bool ip_is_group(uint8_t family, const uint8_t *addr);
 /* One 802.11 frame: ta is its transmitter, ra its unicast receiver; either
  * may be NULL. */
 void station_count_wlan_frame(struct station *ta, struct station *ra, const struct frame *f);
+/* The airtime an 802.11 frame adds (ACK/BlockAck: 0, counted with the
+ * frame they acknowledge). */
+uint32_t station_frame_airtime_us(const struct frame *f);
 
 /* True when this data frame has the retry bit and its (RA, seq, frag)
  * already came from this transmitter: a MAC retransmission of a frame we

@@ -1059,9 +1059,80 @@ static void test_capacity_estimate(void)
 		analysis_frame(a, &f, &p, 1);
 	}
 	sum = summary_text(a, NULL);
-	CHECK(has(sum, "\"capacity_bps\":2400000,\"capacity_source\":\"estimated\""),
-	      "EB estimated as the best 1 s of aggregate goodput: 300 kB = 2.4 Mbit/s");
+	CHECK(has(sum, "\"capacity_bps\":2400000,\"capacity_source\":\"estimated-unsaturated\""),
+	      "no saturated second: EB is the best 1 s of aggregate goodput (300 kB = 2.4 Mbit/s), a lower bound");
 	CHECK(has(sum, "\"proto\":\"udp\"") && has(sum, "\"goodput_bytes\":600010,"), "UDP goodput = payload");
+	free(sum);
+	analysis_free(a);
+}
+
+/* A second in which TCP retransmits is saturated; a busier second without
+ * any sign of a full bottleneck does not set EB. */
+static void test_capacity_saturated_tcp(void)
+{
+	struct analysis_config cfg = {0};
+	struct analysis *a = analysis_new(&cfg);
+	struct ip_packet p;
+	struct frame f;
+	char *sum;
+
+	CHECK(a != NULL, "analysis_new");
+	if (!a)
+		return;
+	for (int i = 0; i < 10; i++) { /* second 0: 300 kB of UDP, no loss */
+		p = udp_packet(ip4_a, 1000, ip4_b, 2000, 30000);
+		f = raw_frame(100.0 + i * 0.05, 1000);
+		analysis_frame(a, &f, &p, 1);
+	}
+	for (int i = 0; i < 200; i++) { /* second 1: 200 kB of TCP, one retransmission */
+		p = tcp_segment(0, 1, 1 + 1000u * (uint32_t)i, 2, ACK, 500, 1000);
+		f = raw_frame(101.0 + 0.004 * i, 1040);
+		analysis_frame(a, &f, &p, 1);
+	}
+	p = tcp_segment(0, 1, 1 + 1000u * 150, 2, ACK, 500, 1000);
+	f = raw_frame(101.9, 1040);
+	analysis_frame(a, &f, &p, 1);
+	p = udp_packet(ip4_a, 1000, ip4_b, 2000, 10); /* closes second 1 */
+	f = raw_frame(102.5, 100);
+	analysis_frame(a, &f, &p, 1);
+	sum = summary_text(a, NULL);
+	CHECK(sum && has(sum, "\"capacity_bps\":1600000,\"capacity_source\":\"estimated\""),
+	      "EB from the saturated second only: 200 kB = 1.6 Mbit/s (the 2.4 Mbit/s second showed no loss)");
+	free(sum);
+	analysis_free(a);
+}
+
+/* 802.11: a second whose frames fill >= 90 % of it is saturated. */
+static void test_capacity_saturated_airtime(void)
+{
+	struct analysis_config cfg = {0};
+	struct analysis *a = analysis_new(&cfg);
+	struct ip_packet p;
+	struct frame f;
+	char *sum;
+
+	CHECK(a != NULL, "analysis_new");
+	if (!a)
+		return;
+	for (int i = 0; i < 10; i++) { /* second 0: 10 x 95 ms of airtime, 100 kB */
+		p = udp_packet(ip4_a, 1000, ip4_b, 2000, 10000);
+		f = wlan_frame(200.0 + i * 0.1, 2, 8, &mac_s1, &mac_ap, WLAN_DIR_UP, false, (uint16_t)i, 1100, 95000,
+			       6000, -60);
+		f.n_ip = 1;
+		analysis_frame(a, &f, &p, 1);
+	}
+	for (int i = 0; i < 10; i++) { /* second 1: 10 x 2 ms, 300 kB */
+		p = udp_packet(ip4_a, 1000, ip4_b, 2000, 30000);
+		f = wlan_frame(201.0 + i * 0.1, 2, 8, &mac_s1, &mac_ap, WLAN_DIR_UP, false, (uint16_t)(20 + i), 1100,
+			       2000, 54000, -60);
+		f.n_ip = 1;
+		analysis_frame(a, &f, &p, 1);
+	}
+	f = wlan_frame(202.5, 0, 8, &mac_ap, &mac_bcast, WLAN_DIR_NONE, false, 1, 200, 1000, 1000, -30);
+	analysis_frame(a, &f, NULL, 0);
+	sum = summary_text(a, NULL);
+	CHECK(sum && has(sum, "\"capacity_bps\":800000,\"capacity_source\":\"estimated\""),
+	      "EB from the second whose airtime was 95 %%: 100 kB = 0.8 Mbit/s");
 	free(sum);
 	analysis_free(a);
 }
@@ -1201,6 +1272,8 @@ int main(void)
 	test_target_parse();
 	test_targets_avr();
 	test_capacity_estimate();
+	test_capacity_saturated_tcp();
+	test_capacity_saturated_airtime();
 	test_intervals();
 	test_summary_json();
 	return check_done();

@@ -19,7 +19,7 @@
 #    snaplen) -B 131072 -w FILE, while FLOWS (2) iperf3 CUBIC flows each send
 #    CAP_BYTES (500 MB) with -n, so the file holds whole connections, SYN to
 #    FIN (~720k packets). A file under 500k packets only gives a warning line.
-#    On that file, after one read to warm the page cache, REPS (3) rounds of
+#    On that file, after one read to warm the page cache, REPS (5) rounds of
 #      avmon -r FILE --interval 0 --format json > /dev/null   (full summary)
 #      tcptrace -l FILE > /dev/null
 #      tshark -n -q -r FILE -z conv,tcp > /dev/null
@@ -29,7 +29,7 @@
 #    time) and the largest max RSS, and the ratios avmon/tcptrace and
 #    avmon/tshark of those rates (goal: avmon >= 2 x tcptrace). Then memory
 #    against packet count: avmon's max RSS on the first 100k packets
-#    (editcap -r) and on the whole file.
+#    (editcap -F pcap -r: the same format as the file) and on the whole file.
 # 2. Live. On the same veth pair at iperf3's maximum rate (FLOWS CUBIC flows,
 #    offloads off as above), three separate capture runs of LIVE_SECS (10 s)
 #    each, stopped with SIGINT: iperf3 starts 1 s into the capture and runs
@@ -109,7 +109,7 @@ FLOWS=2                       # iperf3 CUBIC flows (sections 1 and 2)
 CAP_BYTES=500M                # section 1: bytes per flow (iperf3 -n)
 MIN_PKTS=500000               # section 1: the capture should hold at least this
 SMALL_PKTS=100000             # section 1: the small prefix for the memory figure
-REPS=3                        # section 1: repetitions per tool (median)
+REPS=5                        # section 1: repetitions per tool (median)
 LIVE_SECS=10 LIVE_LEAD=1 LIVE_IPERF=8   # section 2: capture length, iperf3 start and length
 PORT=5301                     # first iperf3 port; every run takes new ones
 
@@ -299,7 +299,7 @@ section1() {
     csv offline tcpdump-capture bulk.pcap 1 "$cap_pkts" "" "" "" "" "" "$CAP_RC" "$ic" "$ir" "$id" "$ii" "" "$segs" "$gbps"
 
     cat "$cap" >/dev/null   # page cache
-    editcap -r "$cap" "$small" "1-$SMALL_PKTS" >/dev/null 2>&1 || true
+    editcap -F pcap -r "$cap" "$small" "1-$SMALL_PKTS" >/dev/null 2>&1 || true
     small_pkts=$(capinfos -c -M "$small" 2>/dev/null | awk -F': *' '/Number of packets/ { print $2 }')
 
     say ""

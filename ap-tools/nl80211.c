@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0
 /*
  * nl80211.c - the ap-tools' nl80211 session (socket, family, one request
  * with its replies and errors) and the SET_STATION airtime-weight command.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sta_info.c - what nl80211 says about one station: the policy-checked
  * parse of NL80211_CMD_NEW_STATION (station dump replies), the PHY rate

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0
 /*
  * sta_report.c - apstat's table, CSV and JSON-lines output of station
  * dumps and intervals. Missing values stay missing: "-", "" or null.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0
 /*
  * station_table.c - snapshots of a station dump, and the interval between
  * two of them: per-station rates, airtime share, retry ratio; fair share

@@ -192,6 +192,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BUILD)/bin/tcpavctl $(DESTDIR)$(PREFIX)/sbin/
 	install -m 0755 $(BUILD)/bin/avmon $(DESTDIR)$(PREFIX)/bin/
+	install -m 0755 $(AP_BINS) $(DESTDIR)$(PREFIX)/sbin/
+	install -m 0644 man/apstat.8 man/apqos.8 $(DESTDIR)$(PREFIX)/share/man/man8/
 	install -m 0644 man/avmon.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 0644 $(BUILD)/libtcpav.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 0755 $(BUILD)/libtcpav.so $(DESTDIR)$(PREFIX)/lib/libtcpav.so.0

@@ -79,10 +79,11 @@ if [[ $mode != unit ]]; then
 			[[ -z $t || $t == \#* ]] && continue
 			run_one "$t" timeout --kill-after=10 300 bash "tests/integration/$t"
 		done < tests/integration/TESTS
-		# the tests that drive tcpavctl and libtcpav hardest, again with
-		# the ASan/UBSan build of both
+		# the tests that drive tcpavctl, libtcpav, apstat and apqos
+		# hardest, again with the ASan/UBSan build
 		if [[ -n $sanbuild ]]; then
-			for t in bad_input.sh rules_exec_api.sh unload_while_running.sh; do
+			for t in bad_input.sh rules_exec_api.sh unload_while_running.sh \
+				apstat_no_nl80211.sh apqos_bad_input.sh apqos_manage.sh; do
 				TCPAV_BUILD=$sanbuild TCPAVCTL=$PWD/$sanbuild/bin/tcpavctl \
 					run_one "$(basename "$sanbuild")/$t" timeout --kill-after=10 300 bash "tests/integration/$t"
 			done

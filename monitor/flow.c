@@ -182,6 +182,19 @@ static int endpoint_cmp(const uint8_t *a, uint16_t ap, const uint8_t *b, uint16_
 	return (ap > bp) - (ap < bp);
 }
 
+/* Whether p belongs to fl, either way: the same test as equal keys (an
+ * unordered pair of endpoints, protocol and family), without building one. */
+static bool flow_matches(const struct flow *fl, const struct ip_packet *p)
+{
+	if (fl->proto != p->proto || fl->family != p->family)
+		return false;
+	if (fl->port[FLOW_A_TO_B] == p->sport && fl->port[FLOW_B_TO_A] == p->dport &&
+	    addr_equal(fl->addr[FLOW_A_TO_B], p->src) && addr_equal(fl->addr[FLOW_B_TO_A], p->dst))
+		return true;
+	return fl->port[FLOW_A_TO_B] == p->dport && fl->port[FLOW_B_TO_A] == p->sport &&
+	       addr_equal(fl->addr[FLOW_A_TO_B], p->dst) && addr_equal(fl->addr[FLOW_B_TO_A], p->src);
+}
+
 struct flow *flow_table_lookup(struct flow_table *t, const struct ip_packet *p, double ts, bool *created)
 {
 	/* ip_decode leaves the bytes past the family's address zero (packet.h) */
@@ -196,6 +209,15 @@ struct flow *flow_table_lookup(struct flow_table *t, const struct ip_packet *p, 
 		return NULL;
 	if (p->proto == 6 && !p->is_tcp)
 		return NULL; /* TCP header not decoded */
+	/* consecutive packets of one flow, or of two interleaved ones (data
+	 * and ACKs of a bulk transfer), skip the key and the hash */
+	e = t->lru.newest;
+	for (int recent = 0; e && recent < 2; recent++, e = e->older) {
+		if (flow_matches((struct flow *)e, p)) {
+			lru_table_touch(&t->lru, e);
+			return (struct flow *)e;
+		}
+	}
 	memset(&key, 0, sizeof(key));
 	key.family = p->family;
 	key.proto = p->proto;
@@ -210,9 +232,6 @@ struct flow *flow_table_lookup(struct flow_table *t, const struct ip_packet *p, 
 		key.port[0] = p->dport;
 		key.port[1] = p->sport;
 	}
-	e = lru_table_recent_matching(&t->lru, &key);
-	if (e)
-		return (struct flow *)e;
 	hash = lru_hash(&key, sizeof(key));
 	e = lru_table_find(&t->lru, &key, hash);
 	if (e)

@@ -46,13 +46,21 @@
 #define TCPOLEN_SACK_BLOCK 8
 #define TCP_MAX_WSCALE 14 /* RFC 7323 2.3: larger shifts are used as 14 */
 
-/* The options area, the cursor narrowed to exactly doff*4 - 20 bytes. */
 /* The options of a TCP header, all captured (tcp_decode checked): n bytes
  * at o, parsed with offsets checked against n. */
 static enum malformed_reason tcp_options_decode(const uint8_t *o, size_t n, struct ip_packet *p)
 {
 	size_t i = 0;
 
+	/* what nearly every established segment carries: NOP NOP TS (RFC 7323
+	 * appendix A), checked in one word as Linux's
+	 * tcp_parse_aligned_timestamp() does */
+	if (n == 12 && load_be32(o) == (TCPOPT_NOP << 24 | TCPOPT_NOP << 16 | TCPOPT_TIMESTAMP << 8 | TCPOLEN_TIMESTAMP)) {
+		p->has_ts = true;
+		p->ts_val = load_be32(o + 4);
+		p->ts_ecr = load_be32(o + 8);
+		return MAL_NONE;
+	}
 	while (i < n) {
 		uint8_t kind = o[i++], len;
 		const uint8_t *body;

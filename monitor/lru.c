@@ -121,6 +121,14 @@ struct lru_link *lru_table_recent_matching(struct lru_table *t, const void *key)
 	return NULL;
 }
 
+void lru_table_touch(struct lru_table *t, struct lru_link *e)
+{
+	if (t->newest != e) {
+		recency_unlink(t, e);
+		recency_push_newest(t, e);
+	}
+}
+
 struct lru_link *lru_table_find(struct lru_table *t, const void *key, uint64_t hash)
 {
 	struct lru_link *e = t->buckets[hash & (t->n_buckets - 1)];

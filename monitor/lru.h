@@ -45,6 +45,10 @@ uint64_t lru_hash(const void *key, size_t len);
 struct lru_link *lru_table_recent_matching(struct lru_table *t, const void *key);
 struct lru_link *lru_table_find(struct lru_table *t, const void *key, uint64_t hash);
 
+/* Makes e (in the table) the newest entry: for a caller that found it
+ * without a key (flow.c compares the recent flows with the packet). */
+void lru_table_touch(struct lru_table *t, struct lru_link *e);
+
 /* Links e (key already filled in, not present yet) as the newest entry.
  * The caller makes room first: see lru_table_full(). */
 void lru_table_insert(struct lru_table *t, struct lru_link *e, uint64_t hash);

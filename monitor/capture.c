@@ -77,10 +77,13 @@ static int open_live(struct capture *cap, const struct capture_options *opt, cha
 	return 0;
 }
 
-/* A file through a 1 MiB stdio buffer (libpcap reads two pieces per
- * record; with the default 4 KiB buffer the read calls cost a tenth of the
- * run); stdin ("-") as libpcap opens it. */
-static pcap_t *open_file(const char *path, char *errbuf)
+/* A file through a 1 MiB stdio buffer: libpcap reads two pieces per
+ * record, and with stdio's default (st_blksize, 4 KiB) each 4 KiB is a
+ * read() call. glibc only sizes a buffer it is given, so cap owns it (freed
+ * after pcap_close()). stdin ("-") as libpcap opens it. */
+#define FILE_BUFFER_BYTES (1u << 20)
+
+static pcap_t *open_file(struct capture *cap, const char *path, char *errbuf)
 {
 	pcap_t *p;
 	FILE *f;
@@ -92,7 +95,9 @@ static pcap_t *open_file(const char *path, char *errbuf)
 		snprintf(errbuf, PCAP_ERRBUF_SIZE, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	cap->file_buffer = malloc(FILE_BUFFER_BYTES);
+	if (cap->file_buffer)
+		setvbuf(f, cap->file_buffer, _IOFBF, FILE_BUFFER_BYTES);
 	/* only this thread reads f: no stdio lock per fread */
 	__fsetlocking(f, FSETLOCKING_BYCALLER);
 	p = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, errbuf);
@@ -113,7 +118,7 @@ int capture_open(struct capture *cap, const struct capture_options *opt)
 		if (open_live(cap, opt, errbuf) < 0)
 			return -1;
 	} else {
-		cap->pcap = open_file(opt->file, errbuf);
+		cap->pcap = open_file(cap, opt->file, errbuf);
 		if (!cap->pcap) {
 			size_t n = strlen(opt->file);
 
@@ -284,6 +289,8 @@ void capture_close(struct capture *cap)
 		pcap_dump_close(cap->dumper);
 	if (cap->pcap)
 		pcap_close(cap->pcap);
+	free(cap->file_buffer); /* after pcap_close(): its FILE used it */
+	cap->file_buffer = NULL;
 	cap->dumper = NULL;
 	cap->pcap = NULL;
 }

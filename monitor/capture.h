@@ -30,6 +30,7 @@ struct capture {
 	pcap_t *pcap;
 	pcap_dumper_t *dumper;
 	const struct link_type *link;
+	char *file_buffer;       /* -r FILE: the stdio buffer libpcap reads through */
 	struct capture_info info;
 	double ts_unit;          /* tv_usec holds ns (1e-9) or us (1e-6) */
 	bool live;

@@ -38,7 +38,7 @@ DEB_PACKAGES := $(shell sed -e 's/\#.*//' .ci/packages)
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Iinclude -I$(BUILD) -Wall -Werror
 
-LIB_SRCS := tcpav/lib/tcpav.c tcpav/lib/units.c tcpav/lib/metrics.c
+LIB_SRCS := tcpav/lib/tcpav.c tcpav/lib/units.c tcpav/lib/metrics.c tcpav/lib/json.c
 CTL_SRCS := $(wildcard tcpav/ctl/*.c)
 BPF_PROGS := tcp_av policy
 SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
@@ -138,7 +138,7 @@ $(BUILD)/tests/%: tests/tools/%.c $(HEADERS) $(BUILD)/libtcpav.a
 FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 20
-FUZZ_SRCS := $(filter-out monitor/capture.c,$(MON_SRCS)) tcpav/lib/metrics.c tcpav/lib/units.c
+FUZZ_SRCS := $(filter-out monitor/capture.c,$(MON_SRCS)) tcpav/lib/metrics.c tcpav/lib/units.c tcpav/lib/json.c
 
 $(BUILD)/fuzz_decode: tests/fuzz/fuzz_decode.c $(FUZZ_SRCS) $(HEADERS)
 	@mkdir -p $(@D)

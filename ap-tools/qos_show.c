@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tcpav/json.h"
 #include <linux/pkt_sched.h>
 
 static const char *role_of(uint32_t classid)
@@ -54,9 +55,11 @@ static void show_json(struct qos_ctx *ctx, const struct qos_tree *t, const struc
 	size_t i;
 	int first = 1;
 
-	/* interface names are printable without quotes or backslashes */
-	printf("{\"interface\":\"%s\",\"tree\":\"%s\",\"root_qdisc\":\"%s\",\"link_rate_bps\":%llu,\"classes\":[",
-	       ctx->ifname, tree_name(t->state),
+	/* an interface name may hold quotes or backslashes */
+	fputs("{\"interface\":", stdout);
+	tcpav_json_string(stdout, ctx->ifname);
+	printf(",\"tree\":\"%s\",\"root_qdisc\":\"%s\",\"link_rate_bps\":%llu,\"classes\":[",
+	       tree_name(t->state),
 	       t->root_kind[0] ? qos_tree_describe_root(t, d, sizeof(d)) : "",
 	       (unsigned long long)t->link_rate);
 	for (i = 0; t->state == QOS_TREE_OURS && i < t->nclasses; i++) {

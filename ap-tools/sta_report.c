@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "tcpav/json.h"
+
 /* Where one value goes and how a missing one is written. */
 struct out {
 	FILE *f;
@@ -83,23 +85,6 @@ static void put_bool(struct out *o, const char *key, bool v)
 		fputs(v ? "true" : "false", o->f);
 	else
 		fputs(v ? "1" : "0", o->f);
-}
-
-/* A JSON string; interface names may hold quotes or backslashes. */
-static void put_json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 static void put_mac(struct out *o, const uint8_t mac[6])
@@ -191,7 +176,7 @@ void sta_report_stations(FILE *f, enum sta_report_format fmt, const char *ifname
 		break;
 	case STA_REPORT_JSON:
 		fprintf(f, "{\"type\":\"stations\",\"time\":%.3f,\"ifname\":", t);
-		put_json_string(f, ifname);
+		tcpav_json_string(f, ifname);
 		fputs(",\"stations\":[", f);
 		break;
 	}
@@ -295,7 +280,7 @@ void sta_report_interval(FILE *f, enum sta_report_format fmt, const char *ifname
 		break;
 	case STA_REPORT_JSON:
 		fprintf(f, "{\"type\":\"interval\",\"time\":%.3f,\"ifname\":", t);
-		put_json_string(f, ifname);
+		tcpav_json_string(f, ifname);
 		fprintf(f, ",\"elapsed_s\":%.3f,\"stations\":[", iv->elapsed_s);
 		for (size_t i = 0; i < iv->n; i++) {
 			fputs(i ? ",{" : "{", f);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "tcpav/json.h"
 #include "tcpav/metrics.h"
 
 #define JSON_MAX_DEPTH 16
@@ -23,28 +24,6 @@ struct json {
 	bool first[JSON_MAX_DEPTH]; /* nothing written yet at this level */
 };
 
-static void json_write_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"': fputs("\\\"", out); break;
-		case '\\': fputs("\\\\", out); break;
-		case '\n': fputs("\\n", out); break;
-		case '\r': fputs("\\r", out); break;
-		case '\t': fputs("\\t", out); break;
-		case '\b': fputs("\\b", out); break;
-		case '\f': fputs("\\f", out); break;
-		default:
-			if (*p < 0x20 || *p >= 0x80)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-		}
-	}
-	fputc('"', out);
-}
-
 /* Comma before every member but the first, then "key": inside objects. */
 static void json_member(struct json *j, const char *key)
 {
@@ -54,7 +33,7 @@ static void json_member(struct json *j, const char *key)
 		j->first[j->depth] = false;
 	}
 	if (key) {
-		json_write_string(j->out, key);
+		tcpav_json_string(j->out, key);
 		fputc(':', j->out);
 	}
 }
@@ -84,7 +63,7 @@ static void json_string(struct json *j, const char *key, const char *value)
 {
 	json_member(j, key);
 	if (value)
-		json_write_string(j->out, value);
+		tcpav_json_string(j->out, value);
 	else
 		fputs("null", j->out);
 }

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "tcpav/abi.h"
+#include "tcpav/json.h"
 
 #define CTL_NAME "tcpavctl"
 #define CTL_DEFAULT_BTF "/sys/kernel/btf/vmlinux"
@@ -34,7 +35,6 @@ struct ctl_cmd {
 
 int ctl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ctl_require_root(const char *what);
-void ctl_json_string(FILE *out, const char *text);
 
 /* bpffs.c: the pin directory */
 int ctl_pin_path(const struct ctl *ctl, const char *name, char *buf, size_t len);

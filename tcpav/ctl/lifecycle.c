@@ -255,9 +255,9 @@ int cmd_status(struct ctl *ctl, int argc, char **argv)
 		printf("{\"loaded\":%s,\"registered\":%s,\"policy_attached\":%s,\"pin_dir\":",
 		       loaded ? "true" : "false", ctl_cc_available(TCPAV_CC_NAME) ? "true" : "false",
 		       policy ? "true" : "false");
-		ctl_json_string(stdout, ctl->pin_dir);
+		tcpav_json_string(stdout, ctl->pin_dir);
 		printf(",\"cgroup_root\":");
-		ctl_json_string(stdout, ctl_cgroup_root() ? ctl_cgroup_root() : "");
+		tcpav_json_string(stdout, ctl_cgroup_root() ? ctl_cgroup_root() : "");
 		printf(",\"rules\":%u,\"flows\":%u}\n", rules, flows);
 		return 0;
 	}

@@ -44,21 +44,6 @@ int ctl_error(const char *fmt, ...)
 	return 1;
 }
 
-/* A JSON string literal: quotes, backslashes and control characters escaped. */
-void ctl_json_string(FILE *out, const char *text)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 int ctl_require_root(const char *what)
 {
 	if (geteuid() != 0)

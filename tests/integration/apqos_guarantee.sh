@@ -2,7 +2,7 @@
 # apqos keeps a station's guaranteed rate at an AP. Three stations download
 # at once (Reno, server -> AP -> stations) through the AP's downlink br0,
 # whose bottleneck is apqos's tree: root class 1:1 at 30 Mbit/s
-# (experiments/testbed/ap3.sh; HTB counts 1514-byte frames, so the TCP
+# (experiments/testbed/ap.sh with 3 stations; HTB counts 1514-byte frames, so the TCP
 # payload capacity is 30 * 1448/1514 = 28.7 Mbit/s). Without a guarantee
 # station 1 gets about a third; with `apqos guarantee STA1 15M` (by MAC,
 # then by IPv4 address) at least 14 Mbit/s of goodput (15 Mbit/s of frames
@@ -11,30 +11,32 @@
 # About 40 s; addresses 10.85.x.y; cleans up on any exit.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/apqos_lib.sh"
-# shellcheck source=../../experiments/testbed/ap3.sh
-. "$TOP/experiments/testbed/ap3.sh"
+# shellcheck source=../../experiments/testbed/ap.sh
+. "$TOP/experiments/testbed/ap.sh"
 
 NAME=aqg
 export TB_NET=85
 SECS=${APQOS_TEST_SECS:-10} OMIT=2
 # shellcheck disable=SC2034 # read by tb_trap_cleanup's trap
-TB_EXTRA_CLEANUP="ap3_down $NAME; rm -rf \"\$TMP\""
+TB_EXTRA_CLEANUP="ap_down $NAME; rm -rf \"\$TMP\""
 tb_trap_cleanup "$NAME"
 
 check "apqos is built ($APQOS)" test -x "$APQOS"
-ap3_up "$NAME" 30M 100
-AP=$AP3_AP DEV=$AP3_DEV
+AP_STATIONS=3 ap_up "$NAME" none || exit 1
+AP=$AP_AP DEV=$AP_BOTTLENECK_DEV
 qos() { ip netns exec "$AP" "$APQOS" -i "$DEV" "$@"; }
+check "apqos --link-rate 30M --queue 100 setup: the bottleneck is apqos's root class" \
+    qos --link-rate 30M --queue 100 setup
 
 # downloads RUN: three Reno downloads, server -> station 1..3 at once, for
 # SECS after OMIT seconds; goodput (bits/s) in BPS[1..3], sum in TOTAL
 declare -a BPS
 downloads() {
     local run=$1 k ns pids=()
-    tb_iperf_servers "$AP3_SRV" 5201 5202 5203
+    tb_iperf_servers "$AP_SRV" 5201 5202 5203
     for k in 1 2 3; do
-        ns=AP3_STA$k
-        tb_iperf_client "${!ns}" "$AP3_SRV_ADDR" $((5200 + k)) "$SECS" "$TMP/$run-$k.json" \
+        ns=AP_STA$k
+        tb_iperf_client "${!ns}" "$AP_SRV_ADDR" $((5200 + k)) "$SECS" "$TMP/$run-$k.json" \
             -R -O "$OMIT" -C reno >/dev/null
         pids+=("$TB_LAST_PID")
     done
@@ -77,9 +79,9 @@ check_le "no guarantee: station 1 at most 0.48 of the total" "$(ratio "${BPS[1]}
 check_ge "no guarantee: the link is used (>= 26 of 28.7 Mbit/s)" "$TOTAL" 26000000
 
 # 2. station 1 guaranteed 15 Mbit/s by its MAC address
-check "apqos guarantee $AP3_STA1_MAC 15M" qos guarantee "$AP3_STA1_MAC" 15M
+check "apqos guarantee $AP_STA1_MAC 15M" qos guarantee "$AP_STA1_MAC" 15M
 check "show --json: station 1's class has rate 15M, ceil 30M" \
-    jq -e --arg m "$AP3_STA1_MAC" 'any(.classes[]; .station == $m and .match == "mac" and .rate_bps == 15000000 and .ceil_bps == 30000000)' \
+    jq -e --arg m "$AP_STA1_MAC" 'any(.classes[]; .station == $m and .match == "mac" and .rate_bps == 15000000 and .ceil_bps == 30000000)' \
     <(qos show --json)
 downloads mac
 check_ge "guarantee by MAC: station 1 >= 14 Mbit/s" "${BPS[1]}" 14000000
@@ -89,12 +91,12 @@ check_ge "guarantee by MAC: station 3 still gets >= 2 Mbit/s" "${BPS[3]}" 200000
 check "apqos show --json counters equal tc -s class show (+-1 packet)" counters_agree
 
 # 3. the same by IPv4 address
-check "apqos del $AP3_STA1_MAC" qos del "$AP3_STA1_MAC"
-check "apqos guarantee $AP3_STA1_ADDR 15M" qos guarantee "$AP3_STA1_ADDR" 15M
+check "apqos del $AP_STA1_MAC" qos del "$AP_STA1_MAC"
+check "apqos guarantee $AP_STA1_ADDR 15M" qos guarantee "$AP_STA1_ADDR" 15M
 downloads ipv4
 check_ge "guarantee by IPv4: station 1 >= 14 Mbit/s" "${BPS[1]}" 14000000
 check_ge "guarantee by IPv4: stations 2 and 3 share the rest (>= 12 Mbit/s)" "$((BPS[2] + BPS[3]))" 12000000
 check "apqos show --json counters equal tc -s class show (+-1 packet)" counters_agree
 check "station 1's class carried its download (>= 10 MB)" \
-    jq -e --arg a "$AP3_STA1_ADDR" 'any(.classes[]; .station == $a and .bytes >= 10000000)' <(qos show --json)
+    jq -e --arg a "$AP_STA1_ADDR" 'any(.classes[]; .station == $a and .bytes >= 10000000)' <(qos show --json)
 finish

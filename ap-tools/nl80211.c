@@ -5,6 +5,7 @@
  * What a reply means is the caller's business (sta_info.c for stations).
  */
 #include "nl80211.h"
+#include "sta_addr.h"
 
 #include <errno.h>
 #include <net/if.h>
@@ -24,12 +25,6 @@
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
 #endif
-
-char *nl80211_mac_format(const uint8_t mac[6], char *buf, size_t len)
-{
-	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
-	return buf;
-}
 
 int nl80211_open(struct nl80211 *nl, int *not_available, char *err, size_t errlen)
 {
@@ -265,7 +260,7 @@ int nl80211_set_airtime_weight(const char *ifname, const uint8_t mac[6], unsigne
 	ifindex = nl80211_ifindex(ifname, err, errlen);
 	if (ifindex < 0)
 		return -1;
-	nl80211_mac_format(mac, mac_text, sizeof(mac_text));
+	sta_addr_format_mac(mac, mac_text, sizeof(mac_text));
 	snprintf(op, sizeof(op), "set the airtime weight of %s on %s", mac_text, ifname);
 	if (nl80211_open(&nl, NULL, reason, sizeof(reason)) < 0) {
 		snprintf(err, errlen, "%s: cannot %s", reason, op);

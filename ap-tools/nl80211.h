@@ -91,7 +91,4 @@ int nl80211_build_set_airtime_weight(struct nl_msg *msg, int family, int ifindex
 int nl80211_set_airtime_weight(const char *ifname, const uint8_t mac[6], unsigned weight, char *err,
 			       size_t errlen);
 
-/* "aa:bb:cc:dd:ee:ff" into BUF (at least 18 bytes); returns BUF. */
-char *nl80211_mac_format(const uint8_t mac[6], char *buf, size_t len);
-
 #endif /* APTOOLS_NL80211_H */

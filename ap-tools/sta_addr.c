@@ -72,6 +72,12 @@ int sta_addr_equal(const struct sta_addr *a, const struct sta_addr *b)
 	}
 }
 
+char *sta_addr_format_mac(const uint8_t mac[6], char *buf, size_t len)
+{
+	snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
+	return buf;
+}
+
 char *sta_addr_format(const struct sta_addr *a, char *buf, size_t len)
 {
 	if (!len)
@@ -79,8 +85,7 @@ char *sta_addr_format(const struct sta_addr *a, char *buf, size_t len)
 	buf[0] = '\0';
 	switch (a->kind) {
 	case STA_MAC:
-		snprintf(buf, len, "%02x:%02x:%02x:%02x:%02x:%02x", a->mac[0], a->mac[1],
-			 a->mac[2], a->mac[3], a->mac[4], a->mac[5]);
+		sta_addr_format_mac(a->mac, buf, len);
 		break;
 	case STA_IPV4:
 		if (!inet_ntop(AF_INET, &a->v4, buf, (socklen_t)len))

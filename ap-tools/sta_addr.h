@@ -42,6 +42,9 @@ int sta_addr_equal(const struct sta_addr *a, const struct sta_addr *b);
 
 /* "aa:bb:cc:dd:ee:ff" (lower case), "10.0.0.1", "2001:db8::1"; returns buf. */
 char *sta_addr_format(const struct sta_addr *a, char *buf, size_t len);
+/* "aa:bb:cc:dd:ee:ff" (lower case), for MACs that come without a sta_addr
+ * (nl80211 replies) */
+char *sta_addr_format_mac(const uint8_t mac[6], char *buf, size_t len);
 
 /* "mac", "ipv4", "ipv6" */
 const char *sta_kind_name(enum sta_kind kind);

@@ -4,6 +4,7 @@
  * dumps and intervals. Missing values stay missing: "-", "" or null.
  */
 #include "sta_report.h"
+#include "sta_addr.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -91,7 +92,7 @@ static void put_mac(struct out *o, const uint8_t mac[6])
 {
 	char text[18];
 
-	nl80211_mac_format(mac, text, sizeof(text));
+	sta_addr_format_mac(mac, text, sizeof(text));
 	sep(o, "mac");
 	if (o->fmt == STA_REPORT_JSON)
 		fprintf(o->f, "\"%s\"", text);

@@ -7,47 +7,115 @@
 #                                        also with the ASan/UBSan tcpavctl)
 #   tests/run.sh --unit-only BUILD
 #   tests/run.sh --integration-only BUILD
+#   tests/run.sh --tests-file FILE       only the tests listed in FILE (one
+#                                        file name a line, relative to FILE's
+#                                        folder, each run with bash; no root
+#                                        needed): tests/harness/selftest.sh
 #
-# Golden tests of avmon (tests/golden/GOLDEN) run with the unit tests.
-# Every test prints TAP-style "ok N - ..." / "not ok N - ..." / "skip N - ..."
-# lines; integration tests are listed, in order, in tests/integration/TESTS.
+# Golden tests of avmon (tests/golden/GOLDEN) and the harness's self-test run
+# with the unit tests. Integration tests are listed, in order, in
+# tests/integration/TESTS.
+#
+# Every test runs with stdin from /dev/null and prints TAP lines "ok N - ...",
+# "not ok N - ...", "skip N - reason" (or TAP's "ok N - ... # SKIP reason"),
+# numbered 1, 2, ... in order, and one plan "1..N" before the first or after
+# the last of them. The plan is required: without it a test that stops early
+# would look complete. A test fails as a whole (one failure more) when it
+# exits nonzero, prints no result line, prints no plan or one that disagrees
+# with its result lines, numbers them out of order, or leaves a check out
+# with a comment beginning "skip" instead of a skip line.
 # A skipped test is reported loudly and makes the run fail: nothing that did
 # not run is counted as passing (set TCPAV_ALLOW_SKIP=1 to accept skips).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-mode=all
+mode=all tests_file=
 case ${1:-} in
 --unit-only) mode=unit; shift ;;
 --integration-only) mode=integration; shift ;;
+--tests-file) mode=list tests_file=${2:?usage: tests/run.sh --tests-file FILE}; shift 2 ;;
 esac
-build=${1:?usage: tests/run.sh [--unit-only|--integration-only] BUILD [SANBUILD]}
+if [[ $mode == list ]]; then
+	build=${1:-}
+else
+	build=${1:?usage: tests/run.sh [--unit-only|--integration-only] BUILD [SANBUILD] | --tests-file FILE}
+fi
 sanbuild=${2:-}
 passed=0 failed=0 skipped=0
 failed_names=()
 
-# run_one LABEL CMD...: runs a test program, prefixes and counts its lines.
+# run_one LABEL CMD...: runs a test program with stdin from /dev/null (a
+# test that reads stdin must not eat the list of tests), prefixes and counts
+# its result lines, and holds it to its plan (see the top of this file).
 run_one() {
-	local label=$1 line rc=
+	local label=$1 line lower rc= results=0 plan= plan_after= kind number misnumbered=
+	local -a problems=()
 	shift
 	echo "# $label"
 	while IFS= read -r line; do
 		case $line in
 		__rc=*) rc=${line#__rc=}; continue ;;
-		"ok "*) passed=$((passed + 1)); echo "$label: $line" ;;
-		"not ok "*) failed=$((failed + 1)); failed_names+=("$label: ${line#not ok }"); echo "$label: $line" ;;
-		"skip "*) skipped=$((skipped + 1)); echo "$label: $line" ;;
-		*) echo "$label: $line" ;;
+		'') continue ;;
 		esac
-	done < <("$@" 2>&1; echo "__rc=$?")
-	if [[ $rc != 0 ]]; then
-		echo "$label: exited with status $rc"
+		echo "$label: $line"
+		if [[ $line =~ ^(ok|not\ ok|skip)([[:space:]]+([0-9]+))?([[:space:]]|$) ]]; then
+			results=$((results + 1))
+			kind=${BASH_REMATCH[1]} number=${BASH_REMATCH[3]}
+			if [[ $kind == skip ]] ||
+				[[ $kind == ok && $line =~ [[:space:]]\#[[:space:]]*[Ss][Kk][Ii][Pp] ]]; then
+				skipped=$((skipped + 1))
+			elif [[ $kind == ok ]]; then
+				passed=$((passed + 1))
+			else
+				failed=$((failed + 1))
+				failed_names+=("$label: ${line#not ok }")
+			fi
+			# only the first misnumbered line: the rest follow from it
+			if [[ $number != "$results" && -z $misnumbered ]]; then
+				misnumbered=$results
+				problems+=("result line $results is numbered '${number:-(none)}'")
+			fi
+		elif [[ $line =~ ^1\.\.([0-9]+)([[:space:]]|$) ]]; then
+			[[ -n $plan ]] && problems+=("it printed a second plan ($line)")
+			plan=${BASH_REMATCH[1]} plan_after=$results
+		else
+			lower=${line,,}
+			if [[ $lower =~ ^\#[[:space:]]*(skip|skipped|skipping)([^a-z]|$) ]]; then
+				problems+=("a check left out with a comment ('$line'): print 'skip N - reason'")
+			fi
+		fi
+	done < <("$@" </dev/null 2>&1; printf '\n__rc=%s\n' "$?")
+	[[ $rc == 0 ]] || problems+=("exited with status $rc")
+	if ((results == 0)); then
+		problems+=("printed no result line (ok/not ok/skip)")
+	elif [[ -z $plan ]]; then
+		problems+=("printed no plan (1..N): it may have stopped early")
+	elif ((plan != results)); then
+		problems+=("its plan is 1..$plan but it printed $results result lines")
+	elif ((plan_after != 0 && plan_after != results)); then
+		problems+=("its plan came between result lines")
+	fi
+	if ((${#problems[@]})); then
+		line=$(printf '%s; ' "${problems[@]}")
+		echo "$label: FAILED: ${line%; }"
 		failed=$((failed + 1))
-		failed_names+=("$label: exit status $rc")
+		failed_names+=("$label: ${line%; }")
 	fi
 }
 
-if [[ $mode != integration ]]; then
+# run_list FILE: the tests named in FILE, in order, each with bash in FILE's
+# folder's terms and a time limit. The list is read before any test runs.
+run_list() {
+	local dir t
+	local -a tests
+	dir=$(dirname "$1")
+	mapfile -t tests < <(sed -e 's/[[:space:]]*#.*//' -e '/^[[:space:]]*$/d' "$1")
+	for t in "${tests[@]}"; do
+		run_one "$t" timeout --kill-after=10 300 bash "$dir/$t"
+	done
+}
+
+if [[ $mode == all || $mode == unit ]]; then
 	for b in "$build" ${sanbuild:+"$sanbuild"}; do
 		for t in "$b"/tests/test_*; do
 			[[ -x $t ]] || continue
@@ -56,7 +124,9 @@ if [[ $mode != integration ]]; then
 	done
 fi
 
-if [[ $mode != integration ]]; then
+if [[ $mode == all || $mode == unit ]]; then
+	# the harness catches each of its deliberately bad fixtures
+	run_one harness tests/harness/selftest.sh
 	# avmon against tshark's figures for the shared captures (no root needed)
 	for b in "$build" ${sanbuild:+"$sanbuild"}; do
 		run_one "$(basename "$b")/golden" tests/golden/golden.sh "$b"
@@ -67,7 +137,11 @@ if [[ $mode != integration ]]; then
 	fi
 fi
 
-if [[ $mode != unit ]]; then
+if [[ $mode == list ]]; then
+	run_list "$tests_file"
+fi
+
+if [[ $mode == all || $mode == integration ]]; then
 	if [[ $(id -u) != 0 ]]; then
 		echo "########################################################################"
 		echo "# SKIPPED: integration tests need root (network namespaces, BPF)."
@@ -75,10 +149,7 @@ if [[ $mode != unit ]]; then
 		skipped=$((skipped + $(grep -cv '^\s*\(#\|$\)' tests/integration/TESTS)))
 	else
 		export TCPAV_BUILD=$build TCPAVCTL=$PWD/$build/bin/tcpavctl
-		while read -r t; do
-			[[ -z $t || $t == \#* ]] && continue
-			run_one "$t" timeout --kill-after=10 300 bash "tests/integration/$t"
-		done < tests/integration/TESTS
+		run_list tests/integration/TESTS
 		# the tests that drive tcpavctl, libtcpav, apstat and apqos
 		# hardest, again with the ASan/UBSan build
 		if [[ -n $sanbuild ]]; then

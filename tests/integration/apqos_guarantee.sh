@@ -22,7 +22,10 @@ TB_EXTRA_CLEANUP="ap_down $NAME; rm -rf \"\$TMP\""
 tb_trap_cleanup "$NAME"
 
 check "apqos is built ($APQOS)" test -x "$APQOS"
-AP_STATIONS=3 ap_up "$NAME" none || exit 1
+if ! AP_STATIONS=3 ap_up "$NAME" none; then
+    check "the AP testbed with 3 stations comes up" false
+    stop_here "no AP testbed"
+fi
 AP=$AP_AP DEV=$AP_BOTTLENECK_DEV
 qos() { ip netns exec "$AP" "$APQOS" -i "$DEV" "$@"; }
 check "apqos --link-rate 30M --queue 100 setup: the bottleneck is apqos's root class" \

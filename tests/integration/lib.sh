@@ -8,7 +8,9 @@
 #   check_ge DESC VALUE MIN  ok if VALUE >= MIN (numbers, awk compares)
 #   mbit BPS                 bits/s -> Mbit/s with 2 decimals
 #   tcpav_test_begin NAME    testbed NAME up, tcp_av loaded, cleanup trapped
-#   finish                   summary line and exit status
+#   finish                   the plan (1..N) and the exit status
+#   stop_here REASON         the checks after this point cannot run: one skip
+#                            line saying so, then finish (exits 1)
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -104,4 +106,13 @@ nothing_left() {
 finish() {
     echo "1..$_n"
     ((_failed == 0))
+}
+
+# For a test that cannot go on (its testbed did not come up): what did not
+# run is said in a skip line, never left out in silence.
+stop_here() {
+    _n=$((_n + 1))
+    echo "skip $_n - the rest of the test: $1"
+    finish || :
+    exit 1
 }

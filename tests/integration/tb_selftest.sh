@@ -92,7 +92,7 @@ done
 
 check "tb_up $name 25mbit 100" tb_up "$name" 25mbit 100
 if (( _failed > 0 )); then           # nothing below can work without it
-    finish || exit 1
+    stop_here "no testbed (tb_up failed)"
 fi
 check "HTB class 1:10 on $TB_RTR_BOTTLENECK_DEV at 25 Mbit/s" \
     htb_rate_is "$TB_RTR_BOTTLENECK_DEV" 25000000

@@ -311,8 +311,10 @@ static struct flow *run_rows(struct flow_table *t, const struct segment_row *row
 			p.sack_right[b] = r->sack[b][1];
 		}
 		fl = flow_table_lookup(t, &p, r->t, &created);
-		if (!fl)
+		if (!fl) {
+			CHECK(0, "%s: segment %zu: flow_table_lookup", name, i + 1);
 			return NULL;
+		}
 		flow_packet(fl, &p, r->t, 60 + r->len, &res);
 		if (events_out)
 			events_out[i] = res.events;
@@ -520,9 +522,8 @@ static void test_ack_clock_and_quantiles(void)
 	CHECK(fl && fl->dir[0].acks_in_trains == 9 && fl->dir[0].ack_trains == 3 && fl->dir[0].ack_train_max == 4,
 	      "3 trains of 4: 9 of 11 gaps inside trains");
 	CHECK(fl && fl->dir[0].acks_advancing == 11 && fl->dir[0].bytes_acked == 1100, "11 advances of 100 bytes");
-	if (fl)
-		CHECK(near(sample_stats_quantile(&fl->tcp->samples[0].ack_iat, 0.5), 0.0002, 0.0002 * 0.15),
-		      "median ACK inter-arrival 0.2 ms (+-15 %%)");
+	CHECK(fl && near(sample_stats_quantile(&fl->tcp->samples[0].ack_iat, 0.5), 0.0002, 0.0002 * 0.15),
+	      "median ACK inter-arrival 0.2 ms (+-15 %%)");
 	flow_table_destroy(&t);
 
 	memset(&st, 0, sizeof(st));
@@ -568,6 +569,7 @@ static void test_ts_rtt_long_path(void)
 			flow_packet(fl, &ack, ms * 0.001 + 0.0005, 54, &r);
 		}
 	}
+	CHECK(fl != NULL, "the flow of the RTT scenario exists");
 	if (fl) {
 		/* A is the data sender (first packet): the ACKs travel B->A */
 		const struct sample_stats *ts_rtt = &fl->tcp->samples[FLOW_B_TO_A].ts_rtt;
@@ -800,6 +802,7 @@ static void test_wlan_retry_per_receiver(void)
 	struct frame f;
 	char *sum;
 
+	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
 	p = tcp_segment(0, 1, 1, 1, ACK, 500, 100);
@@ -827,6 +830,7 @@ static void test_wlan_encrypted_airtime(void)
 	struct frame f;
 	char *sum, expect[64];
 
+	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
 	for (int i = 0; i < 4; i++) {
@@ -857,6 +861,7 @@ static void test_wired_stations(void)
 	struct frame f = raw_frame(1.0, 154);
 	char *sum;
 
+	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
 	f.dlt = 1;
@@ -877,6 +882,7 @@ static void test_wired_stations(void)
 	analysis_free(a);
 
 	a = analysis_new(&cfg);
+	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
 	f = raw_frame(1.0, 140);
@@ -939,6 +945,7 @@ static void test_link_copies(void)
 	struct analysis *a = analysis_new(&cfg);
 	char *sum;
 
+	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
 	sll_frame(a, 1.0, 7, 64, 0, 100);       /* outgoing copy */
@@ -1012,6 +1019,7 @@ static void test_targets_avr(void)
 
 	CHECK(analysis_target_parse("10.0.0.2:80=8M", &target, err, sizeof(err)) == 0, "target parsed");
 	a = analysis_new(&cfg);
+	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
 	bulk_download(a, 0.0);
@@ -1024,6 +1032,7 @@ static void test_targets_avr(void)
 
 	target.port = 443; /* no longer matches */
 	a = analysis_new(&cfg);
+	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
 	bulk_download(a, 0.0);
@@ -1042,6 +1051,7 @@ static void test_capacity_estimate(void)
 	static const uint32_t per_second[] = {100000, 300000, 200000};
 	char *sum;
 
+	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
 	for (int sec = 0; sec < 3; sec++) {
@@ -1149,11 +1159,13 @@ static void test_intervals(void)
 	FILE *out, *csv_out;
 	int emitted = 0;
 
+	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
 	CHECK(isinf(analysis_interval_end(a)), "no interval before the first frame");
 	out = open_memstream(&text, &len);
 	csv_out = open_memstream(&csv, &csv_len);
+	CHECK(out && csv_out, "open_memstream");
 	if (!out || !csv_out)
 		return;
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
@@ -1185,6 +1197,7 @@ static void test_intervals(void)
 	      "the last interval holds only its own frame (counters were reset)");
 	{
 		int lines = 0, bad = 0;
+		bool header_first = false;
 
 		for (char *line = strtok(csv, "\n"); line; line = strtok(NULL, "\n")) {
 			int fields = 1;
@@ -1194,8 +1207,9 @@ static void test_intervals(void)
 			lines++;
 			bad += fields != 24;
 			if (lines == 1)
-				CHECK(strncmp(line, "interval_start,interval_end,kind,", 33) == 0, "CSV header first");
+				header_first = strncmp(line, "interval_start,interval_end,kind,", 33) == 0;
 		}
+		CHECK(header_first, "CSV header first");
 		CHECK(lines == 1 + 1 + 2 + 1 && bad == 0,
 		      "CSV: header, flow, 2 stations, fairness; 24 fields each (%d lines, %d bad)", lines, bad);
 	}
@@ -1214,6 +1228,7 @@ static void test_summary_json(void)
 				  .first_ts = 1.0, .last_ts = 3.5};
 	char *sum, expect[96];
 
+	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
 	ci.malformed[MAL_TRUNCATED] = 3;

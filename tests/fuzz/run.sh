@@ -6,8 +6,9 @@
 # Builds BUILD_DIR/fuzz_decode (libFuzzer + ASan + UBSan, clang) and
 # BUILD_DIR/seed_extract when missing or older than their sources, makes a
 # seed corpus in a temporary directory from the first 200 packets of each
-# capture in $TCPAV_CAPTURES (default ../shared/captures) plus the known
-# crashers in tests/fuzz/crashers/, runs the fuzzer for SECONDS and prints
+# capture in the repository's tests/captures/ and, when present, in
+# $TCPAV_CAPTURES (default ../shared/captures), plus the known crashers in
+# tests/fuzz/crashers/, runs the fuzzer for SECONDS and prints
 # one TAP line:
 #   ok 1 - fuzzed N s, X execs, cov C, ft F, corpus K, no crash
 #   not ok 1 - ... crash: PATH          (kept in BUILD_DIR/fuzz-crashes/)
@@ -77,13 +78,16 @@ mkdir -p "$tmp/seeds" "$tmp/corpus" "$tmp/artifacts"
 
 shopt -s nullglob
 caps=()
-for c in "$captures"/*.pcap "$captures"/*.pcapng "$captures"/*.cap; do
-	caps+=("$c")
+for dir in tests/captures "$captures"; do
+	[[ -d $dir ]] || { echo "# no captures at $dir"; continue; }
+	while IFS= read -r -d '' c; do
+		caps+=("$c")
+	done < <(find "$dir" -maxdepth 3 -type f \( -name '*.pcap' -o -name '*.pcapng' -o -name '*.cap' \) -print0 | sort -z)
 done
 if ((${#caps[@]})); then
 	"$extractor" "$tmp/seeds" -n 200 "${caps[@]}" 2>&1 | sed 's/^/# /'
 else
-	echo "# no captures in $captures: fuzzing from an empty corpus"
+	echo "# no captures in tests/captures or $captures: fuzzing from the known crashers only"
 fi
 crashers=(tests/fuzz/crashers/*)
 for c in "${crashers[@]}"; do

@@ -85,7 +85,11 @@ run_one() {
 			fi
 		fi
 	done < <("$@" </dev/null 2>&1; printf '\n__rc=%s\n' "$?")
-	[[ $rc == 0 ]] || problems+=("exited with status $rc")
+	case $rc in
+	0) ;;
+	124 | 137) problems+=("exited with status $rc (timed out?)") ;;
+	*) problems+=("exited with status $rc") ;;
+	esac
 	if ((results == 0)); then
 		problems+=("printed no result line (ok/not ok/skip)")
 	elif [[ -z $plan ]]; then

@@ -23,7 +23,8 @@
 # would look complete. A test fails as a whole (one failure more) when it
 # exits nonzero, prints no result line, prints no plan or one that disagrees
 # with its result lines, numbers them out of order, or leaves a check out
-# with a comment beginning "skip" instead of a skip line.
+# with a comment beginning "skip" instead of a skip line. A unit test that
+# was not built, or a listed test that is not there, fails too.
 # A skipped test is reported loudly and makes the run fail: nothing that did
 # not run is counted as passing (set TCPAV_ALLOW_SKIP=1 to accept skips).
 set -uo pipefail
@@ -107,6 +108,15 @@ run_one() {
 	fi
 }
 
+# missing LABEL FILE: a test that should be there is not (not built, or
+# listed but absent): a failure, not a test less.
+missing() {
+	echo "# $1"
+	echo "$1: FAILED: $2 is missing"
+	failed=$((failed + 1))
+	failed_names+=("$1: $2 is missing")
+}
+
 # run_list FILE: the tests named in FILE, in order, each with bash in FILE's
 # folder's terms and a time limit. The list is read before any test runs.
 run_list() {
@@ -115,15 +125,25 @@ run_list() {
 	dir=$(dirname "$1")
 	mapfile -t tests < <(sed -e 's/[[:space:]]*#.*//' -e '/^[[:space:]]*$/d' "$1")
 	for t in "${tests[@]}"; do
-		run_one "$t" timeout --kill-after=10 300 bash "$dir/$t"
+		if [[ -f $dir/$t ]]; then
+			run_one "$t" timeout --kill-after=10 300 bash "$dir/$t"
+		else
+			missing "$t" "$dir/$t"
+		fi
 	done
 }
 
 if [[ $mode == all || $mode == unit ]]; then
+	# one program per source in tests/unit: one that was not built fails
 	for b in "$build" ${sanbuild:+"$sanbuild"}; do
-		for t in "$b"/tests/test_*; do
-			[[ -x $t ]] || continue
-			run_one "$(basename "$b")/$(basename "$t")" "$t"
+		for src in tests/unit/test_*.c tests/unit/test_*.cc; do
+			[[ -e $src ]] || continue
+			t=$b/tests/$(basename "${src%.*}")
+			if [[ -x $t ]]; then
+				run_one "$(basename "$b")/$(basename "$t")" "$t"
+			else
+				missing "$(basename "$b")/$(basename "$t")" "$t (from $src)"
+			fi
 		done
 	done
 fi

@@ -24,7 +24,8 @@
 # exits nonzero, prints no result line, prints no plan or one that disagrees
 # with its result lines, numbers them out of order, or leaves a check out
 # with a comment beginning "skip" instead of a skip line. A unit test that
-# was not built, or a listed test that is not there, fails too.
+# was not built, a listed test that is not there, and a test left out of
+# its folder's TESTS list fail too.
 # A skipped test is reported loudly and makes the run fail: nothing that did
 # not run is counted as passing (set TCPAV_ALLOW_SKIP=1 to accept skips).
 set -uo pipefail
@@ -108,17 +109,19 @@ run_one() {
 	fi
 }
 
-# missing LABEL FILE: a test that should be there is not (not built, or
-# listed but absent): a failure, not a test less.
-missing() {
+# not_run LABEL WHY: a test that cannot run (not built, listed but absent,
+# not listed): a failure, not a test less.
+not_run() {
 	echo "# $1"
-	echo "$1: FAILED: $2 is missing"
+	echo "$1: FAILED: $2"
 	failed=$((failed + 1))
-	failed_names+=("$1: $2 is missing")
+	failed_names+=("$1: $2")
 }
 
 # run_list FILE: the tests named in FILE, in order, each with bash in FILE's
 # folder's terms and a time limit. The list is read before any test runs.
+# A list named TESTS is the whole of its folder: a *.sh file there (but a
+# *lib.sh) that it does not name would never run, and fails.
 run_list() {
 	local dir t
 	local -a tests
@@ -128,8 +131,14 @@ run_list() {
 		if [[ -f $dir/$t ]]; then
 			run_one "$t" timeout --kill-after=10 300 bash "$dir/$t"
 		else
-			missing "$t" "$dir/$t"
+			not_run "$t" "$dir/$t is missing"
 		fi
+	done
+	[[ $(basename "$1") == TESTS ]] || return 0
+	for t in "$dir"/*.sh; do
+		t=$(basename "$t")
+		[[ $t == *lib.sh || $t == "*.sh" ]] && continue
+		printf '%s\n' "${tests[@]}" | grep -qxF -e "$t" || not_run "$t" "not listed in $1: it would never run"
 	done
 }
 
@@ -142,7 +151,7 @@ if [[ $mode == all || $mode == unit ]]; then
 			if [[ -x $t ]]; then
 				run_one "$(basename "$b")/$(basename "$t")" "$t"
 			else
-				missing "$(basename "$b")/$(basename "$t")" "$t (from $src)"
+				not_run "$(basename "$b")/$(basename "$t")" "$t (from $src) is missing"
 			fi
 		done
 	done
@@ -178,7 +187,7 @@ if [[ $mode == all || $mode == integration ]]; then
 		# hardest, again with the ASan/UBSan build
 		if [[ -n $sanbuild ]]; then
 			for t in bad_input.sh rules_exec_api.sh unload_while_running.sh \
-				apstat_no_nl80211.sh apqos_bad_input.sh apqos_manage.sh; do
+				apstat_no_nl80211.sh apqos_bad_input.sh apqos_manage.sh apqos_force_keep.sh; do
 				TCPAV_BUILD=$sanbuild TCPAVCTL=$PWD/$sanbuild/bin/tcpavctl \
 					run_one "$(basename "$sanbuild")/$t" timeout --kill-after=10 300 bash "tests/integration/$t"
 			done

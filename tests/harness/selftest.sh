@@ -34,8 +34,8 @@ printf 'after_stdin.sh\nleft on stdin\n' |
     TCPAV_ALLOW_SKIP=0 "$top/tests/run.sh" --tests-file "$fixtures/TESTS" >"$tmp/out" 2>&1 || rc=$?
 
 check "the run over the bad fixtures fails (exit $rc)" test "$rc" -ne 0
-check "closing line: 17 passed, 8 failed, 2 skipped ($(tail -n 1 "$tmp/out"))" \
-    test "$(tail -n 1 "$tmp/out")" = "17 passed, 8 failed, 2 skipped"
+check "closing line: 17 passed, 9 failed, 2 skipped ($(tail -n 1 "$tmp/out"))" \
+    test "$(tail -n 1 "$tmp/out")" = "17 passed, 9 failed, 2 skipped"
 check "stdin: reads_stdin.sh reads nothing (stdin is /dev/null)" \
     has "$tmp/out" "reads_stdin.sh: ok 1 - stdin is empty"
 check "stdin: after_stdin.sh, listed after it, still runs" \
@@ -58,12 +58,14 @@ check "a plan between result lines fails" \
     has "$tmp/out" "plan_between.sh: FAILED: its plan came between result lines"
 check "a listed test that is not there fails" \
     has "$tmp/out" "not_there.sh: FAILED: $fixtures/not_there.sh is missing"
+check "a test beside TESTS that it does not list fails" \
+    has "$tmp/out" "unlisted.sh: FAILED: not listed in $fixtures/TESTS: it would never run"
 for good in reads_stdin.sh skips.sh leading_plan.sh; do
     check "$good (a good test) ran and does not fail" \
         eval "has_prefix '$tmp/out' '$good: ok 1 - ' && ! failed_for '$tmp/out' $good"
 done
 check "every failure is listed at the end" \
-    test "$(sed -n '/^# failures:$/,$p' "$tmp/out" | grep -c '^#   ')" -eq 8
+    test "$(sed -n '/^# failures:$/,$p' "$tmp/out" | grep -c '^#   ')" -eq 9
 
 # Skips alone: the run fails unless TCPAV_ALLOW_SKIP=1.
 rc=0

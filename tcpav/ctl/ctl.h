@@ -35,6 +35,10 @@ struct ctl_cmd {
 
 int ctl_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int ctl_require_root(const char *what);
+/* kernel.c: 0 when the kernel (--btf FILE, or the running one) has the
+ * struct_ops signature tcp_av needs; else 1 after one line naming the kernel
+ * version it needs */
+int ctl_check_kernel(const struct ctl *ctl, const char *cmd);
 
 /* bpffs.c: the pin directory */
 int ctl_pin_path(const struct ctl *ctl, const char *name, char *buf, size_t len);

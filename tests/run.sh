@@ -29,6 +29,7 @@
 # A skipped test is reported loudly and makes the run fail: nothing that did
 # not run is counted as passing (set TCPAV_ALLOW_SKIP=1 to accept skips).
 set -uo pipefail
+caller_dir=$PWD
 cd "$(dirname "$0")/.."
 
 mode=all tests_file=
@@ -37,6 +38,7 @@ case ${1:-} in
 --integration-only) mode=integration; shift ;;
 --tests-file) mode=list tests_file=${2:?usage: tests/run.sh --tests-file FILE}; shift 2 ;;
 esac
+[[ -z $tests_file || $tests_file == /* ]] || tests_file=$caller_dir/$tests_file
 if [[ $mode == list ]]; then
 	build=${1:-}
 else

@@ -34,6 +34,7 @@
 
 struct nl_sock;
 struct rtnl_link;
+struct qos_kept_root;
 
 #define QOS_ERR_RUNTIME (-1)
 #define QOS_ERR_USAGE (-2)
@@ -61,6 +62,7 @@ struct qos_ctx {
 	uint64_t link_rate_opt; /* --link-rate, 0 if not given */
 	unsigned queue;         /* --queue: pfifo limit of each leaf, packets */
 	bool force;             /* --force */
+	struct qos_kept_root *kept_root; /* the foreign root --force replaces (qos_root_keep) */
 	/* command options */
 	bool json;              /* show --json */
 	uint64_t ceil_opt;      /* guarantee --ceil, 0 if not given */
@@ -160,8 +162,9 @@ int qos_tree_link_rate(struct qos_ctx *ctx, const struct qos_tree *t, const char
 		       uint64_t *bps);
 
 /* Creates htb 1: with 1:1 (LINK) and 1:fffe (DEFAULT_RATE, ceil LINK) and
- * its pfifo; replaces a foreign root qdisc (callers check --force). On
- * failure removes what it added. 0 or QOS_ERR_RUNTIME. */
+ * its pfifo; replaces a foreign root qdisc (callers check --force and call
+ * qos_root_keep first). On failure removes what it added and puts the kept
+ * root back. 0 or QOS_ERR_RUNTIME. */
 int qos_tree_create(struct qos_ctx *ctx, const struct qos_tree *t, uint64_t link,
 		    uint64_t default_rate);
 /* Deletes the root qdisc (and with it every class and filter). */
@@ -178,6 +181,27 @@ int qos_htb_class_delete_nl(struct qos_ctx *ctx, uint32_t classid, uint32_t pare
 int qos_root_delete_nl(struct qos_ctx *ctx, uint32_t handle);
 /* pfifo limit ctx->queue as the leaf of CLASSID, handle MINOR: */
 int qos_leaf_add(struct qos_ctx *ctx, uint32_t classid);
+
+/* --- qos_keep.c: what --force replaces is put back if the change fails */
+
+/*
+ * For a foreign root qdisc (T's state QOS_TREE_FOREIGN): keeps it in
+ * ctx->kept_root if libnl can re-create it as it is (a pfifo, bfifo, tbf or
+ * htb root without classes, child qdiscs, filters or size table), else
+ * refuses with one line. 0 (also for a tree that is not foreign), or
+ * QOS_ERR_RUNTIME.
+ */
+int qos_root_keep(struct qos_ctx *ctx, const struct qos_tree *t, const char *op);
+/* Adds ctx->kept_root back (the root must be free); a line if that fails. */
+void qos_root_restore(struct qos_ctx *ctx);
+/* Drops ctx->kept_root (qos_ctx_close does). */
+void qos_root_forget(struct qos_ctx *ctx);
+/*
+ * Test failpoints: true when TCPAV_FAILPOINT is NAME. Names:
+ *   apqos-after-root-replace  adding class 1:1 after the new root qdisc fails
+ *   apqos-station-class       adding a station's class fails
+ */
+bool qos_failpoint(const char *name);
 
 /* --- qos_station.c: per-station class + filter */
 

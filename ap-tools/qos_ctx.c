@@ -72,6 +72,7 @@ int qos_ctx_open(struct qos_ctx *ctx)
 
 void qos_ctx_close(struct qos_ctx *ctx)
 {
+	qos_root_forget(ctx);
 	if (ctx->link) {
 		rtnl_link_put(ctx->link);
 		ctx->link = NULL;

@@ -351,6 +351,7 @@ static void rollback(struct qos_ctx *ctx, struct journal *j)
 		switch (e->type) {
 		case J_TREE:
 			qos_root_delete_nl(ctx, QOS_HANDLE(0));
+			qos_root_restore(ctx);
 			break;
 		case J_CLASS_ADDED:
 			qos_htb_class_delete_nl(ctx, e->classid, e->parent);
@@ -398,7 +399,12 @@ static int class_add(struct qos_ctx *ctx, struct journal *j, unsigned minor, uin
 {
 	struct jent e = {.type = J_CLASS_ADDED, .classid = QOS_HANDLE(minor),
 			 .parent = QOS_HANDLE(QOS_ROOT_MINOR)};
+	char h[16];
 
+	if (minor != QOS_DEFAULT_MINOR && qos_failpoint("apqos-station-class"))
+		return qos_fail(QOS_ERR_RUNTIME, "failpoint apqos-station-class (TCPAV_FAILPOINT)",
+				"add HTB class %s on %s", qos_format_handle(e.classid, h, sizeof(h)),
+				ctx->ifname);
 	if (qos_htb_class(ctx, e.classid, e.parent, rate, ceil, true) < 0)
 		return QOS_ERR_RUNTIME;
 	if (jadd(j, e) < 0) {
@@ -450,6 +456,7 @@ static int tree_ensure(struct qos_ctx *ctx, struct journal *j, const struct qos_
 			return rc;
 		if (jadd(j, e) < 0) {
 			qos_root_delete_nl(ctx, QOS_HANDLE(0));
+			qos_root_restore(ctx);
 			return qos_fail(QOS_ERR_RUNTIME, "out of memory", "journal");
 		}
 		return 0;
@@ -570,6 +577,9 @@ int qos_cmd_guarantee(struct qos_ctx *ctx, int argc, char **argv)
 		rc = refuse_foreign(ctx, &t, op, "replaces");
 		goto out;
 	}
+	rc = qos_root_keep(ctx, &t, op);
+	if (rc < 0)
+		goto out;
 	rc = qos_tree_link_rate(ctx, &t, op, &link);
 	if (rc < 0)
 		goto out;
@@ -731,6 +741,9 @@ int qos_cmd_setup(struct qos_ctx *ctx, int argc, char **argv)
 		rc = refuse_foreign(ctx, &t, "setup", "replaces");
 		goto out;
 	}
+	rc = qos_root_keep(ctx, &t, "setup");
+	if (rc < 0)
+		goto out;
 	rc = qos_tree_link_rate(ctx, &t, "setup", &link);
 	if (rc < 0)
 		goto out;

@@ -334,16 +334,25 @@ int qos_tree_create(struct qos_ctx *ctx, const struct qos_tree *t, uint64_t link
 	rtnl_htb_set_rate2quantum(q, 10);
 	err = rtnl_qdisc_add(ctx->sk, q, NLM_F_CREATE | NLM_F_EXCL);
 	rtnl_qdisc_put(q);
-	if (err < 0)
-		return qos_nl_fail(err, "add HTB qdisc 1: on %s", ctx->ifname);
+	if (err < 0) {
+		qos_nl_fail(err, "add HTB qdisc 1: on %s", ctx->ifname);
+		qos_root_restore(ctx);
+		return QOS_ERR_RUNTIME;
+	}
 
-	rc = qos_htb_class(ctx, QOS_HANDLE(QOS_ROOT_MINOR), QOS_HANDLE(0), link, link, true);
+	if (qos_failpoint("apqos-after-root-replace"))
+		rc = qos_fail(QOS_ERR_RUNTIME, "failpoint apqos-after-root-replace (TCPAV_FAILPOINT)",
+			      "add HTB class 1:1 on %s", ctx->ifname);
+	else
+		rc = qos_htb_class(ctx, QOS_HANDLE(QOS_ROOT_MINOR), QOS_HANDLE(0), link, link, true);
 	if (rc == 0)
 		rc = qos_htb_class(ctx, QOS_HANDLE(QOS_DEFAULT_MINOR), QOS_HANDLE(QOS_ROOT_MINOR),
 				   default_rate, link, true);
 	if (rc == 0)
 		rc = qos_leaf_add(ctx, QOS_HANDLE(QOS_DEFAULT_MINOR));
-	if (rc < 0)
+	if (rc < 0) {
 		qos_root_delete_nl(ctx, QOS_HANDLE(0)); /* roll back: the qdisc takes its classes */
+		qos_root_restore(ctx);
+	}
 	return rc;
 }

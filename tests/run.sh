@@ -21,7 +21,8 @@
 # numbered 1, 2, ... in order, and one plan "1..N" before the first or after
 # the last of them. The plan is required: without it a test that stops early
 # would look complete. A test fails as a whole (one failure more) when it
-# exits nonzero, prints no result line, prints no plan or one that disagrees
+# exits nonzero (but for status 1 after a "not ok" line: that failure is
+# counted already), prints no result line, prints no plan or one that disagrees
 # with its result lines, numbers them out of order, or leaves a check out
 # with a comment beginning "skip" instead of a skip line. A unit test that
 # was not built, a listed test that is not there, and a test left out of
@@ -52,7 +53,7 @@ failed_names=()
 # test that reads stdin must not eat the list of tests), prefixes and counts
 # its result lines, and holds it to its plan (see the top of this file).
 run_one() {
-	local label=$1 line lower rc= results=0 plan= plan_after= kind number misnumbered=
+	local label=$1 line lower rc= results=0 not_ok=0 plan= plan_after= kind number misnumbered=
 	local -a problems=()
 	shift
 	echo "# $label"
@@ -71,7 +72,7 @@ run_one() {
 			elif [[ $kind == ok ]]; then
 				passed=$((passed + 1))
 			else
-				failed=$((failed + 1))
+				failed=$((failed + 1)) not_ok=$((not_ok + 1))
 				failed_names+=("$label: ${line#not ok }")
 			fi
 			# only the first misnumbered line: the rest follow from it
@@ -89,8 +90,10 @@ run_one() {
 			fi
 		fi
 	done < <("$@" </dev/null 2>&1; printf '\n__rc=%s\n' "$?")
+	# exit status 1 after a "not ok" is that failure, already counted
 	case $rc in
 	0) ;;
+	1) ((not_ok)) || problems+=("exited with status 1") ;;
 	124 | 137) problems+=("exited with status $rc (timed out?)") ;;
 	*) problems+=("exited with status $rc") ;;
 	esac

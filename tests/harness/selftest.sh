@@ -34,8 +34,8 @@ printf 'after_stdin.sh\nleft on stdin\n' |
     TCPAV_ALLOW_SKIP=0 "$top/tests/run.sh" --tests-file "$fixtures/TESTS" >"$tmp/out" 2>&1 || rc=$?
 
 check "the run over the bad fixtures fails (exit $rc)" test "$rc" -ne 0
-check "closing line: 17 passed, 9 failed, 2 skipped ($(tail -n 1 "$tmp/out"))" \
-    test "$(tail -n 1 "$tmp/out")" = "17 passed, 9 failed, 2 skipped"
+check "closing line: 17 passed, 10 failed, 2 skipped ($(tail -n 1 "$tmp/out"))" \
+    test "$(tail -n 1 "$tmp/out")" = "17 passed, 10 failed, 2 skipped"
 check "stdin: reads_stdin.sh reads nothing (stdin is /dev/null)" \
     has "$tmp/out" "reads_stdin.sh: ok 1 - stdin is empty"
 check "stdin: after_stdin.sh, listed after it, still runs" \
@@ -50,6 +50,8 @@ check "no plan fails" \
     has "$tmp/out" "no_plan.sh: FAILED: printed no plan (1..N): it may have stopped early"
 check "exit status 3 after all ok fails" \
     has "$tmp/out" "exits_nonzero.sh: FAILED: exited with status 3"
+check "exit status 1 after a 'not ok' is that one failure (no second one)" \
+    eval "has '$tmp/out' 'fails_honestly.sh: not ok 1 - the one check' && ! failed_for '$tmp/out' fails_honestly.sh"
 check "a repeated result number fails" \
     has "$tmp/out" "misnumbered.sh: FAILED: result line 2 is numbered '1'"
 check "a check left out with a '# skipping' comment fails" \
@@ -65,7 +67,7 @@ for good in reads_stdin.sh skips.sh leading_plan.sh; do
         eval "has_prefix '$tmp/out' '$good: ok 1 - ' && ! failed_for '$tmp/out' $good"
 done
 check "every failure is listed at the end" \
-    test "$(sed -n '/^# failures:$/,$p' "$tmp/out" | grep -c '^#   ')" -eq 9
+    test "$(sed -n '/^# failures:$/,$p' "$tmp/out" | grep -c '^#   ')" -eq 10
 
 # Skips alone: the run fails unless TCPAV_ALLOW_SKIP=1.
 rc=0

@@ -42,13 +42,13 @@ LIB_SRCS := tcpav/lib/tcpav.c tcpav/lib/units.c tcpav/lib/metrics.c tcpav/lib/js
 CTL_SRCS := $(wildcard tcpav/ctl/*.c)
 BPF_PROGS := tcp_av policy
 SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
-UNIT_TESTS := test_core test_units test_metrics test_core_cxx
+UNIT_TESTS := test_core test_units test_metrics test_json test_core_cxx
 CXX      ?= c++
 TOOLS := set_target_probe
 
 MON_SRCS := $(filter-out monitor/avmon.c,$(wildcard monitor/*.c))
 MON_OBJS := $(MON_SRCS:%.c=$(BUILD)/obj/%.o)
-MON_TESTS := test_decode test_analysis test_synthetic
+MON_TESTS := test_decode test_analysis test_synthetic test_report
 
 # ap-tools: apstat and apqos share libaptools (nl80211, station info, tc)
 AP_MAINS := ap-tools/apstat.c ap-tools/apqos.c

@@ -52,38 +52,39 @@ static void show_json(struct qos_ctx *ctx, const struct qos_tree *t, const struc
 		      size_t nst)
 {
 	char h[16], p[16], s[STA_ADDR_STRLEN], d[64];
+	struct tcpav_json j;
 	size_t i;
-	int first = 1;
 
-	/* an interface name may hold quotes or backslashes */
-	fputs("{\"interface\":", stdout);
-	tcpav_json_string(stdout, ctx->ifname);
-	printf(",\"tree\":\"%s\",\"root_qdisc\":\"%s\",\"link_rate_bps\":%llu,\"classes\":[",
-	       tree_name(t->state),
-	       t->root_kind[0] ? qos_tree_describe_root(t, d, sizeof(d)) : "",
-	       (unsigned long long)t->link_rate);
+	tcpav_json_init(&j, stdout);
+	tcpav_json_object_begin(&j, NULL);
+	tcpav_json_string(&j, "interface", ctx->ifname); /* may hold quotes or backslashes */
+	tcpav_json_string(&j, "tree", tree_name(t->state));
+	tcpav_json_string(&j, "root_qdisc", t->root_kind[0] ? qos_tree_describe_root(t, d, sizeof(d)) : "");
+	tcpav_json_u64(&j, "link_rate_bps", t->link_rate);
+	tcpav_json_array_begin(&j, "classes");
 	for (i = 0; t->state == QOS_TREE_OURS && i < t->nclasses; i++) {
 		const struct qos_class_info *c = &t->classes[i];
 		const struct qos_station *sta = station_of(st, nst, c->classid);
 
-		printf("%s{\"class\":\"%s\",\"parent\":\"%s\",\"role\":\"%s\",", first ? "" : ",",
-		       qos_format_handle(c->classid, h, sizeof(h)),
-		       c->parent == TC_H_ROOT ? "root" : qos_format_handle(c->parent, p, sizeof(p)),
-		       role_of(c->classid));
-		if (sta)
-			printf("\"station\":\"%s\",\"match\":\"%s\",",
-			       sta_addr_format(&sta->addr, s, sizeof(s)), sta_kind_name(sta->addr.kind));
-		else
-			printf("\"station\":null,\"match\":null,");
-		printf("\"rate_bps\":%llu,\"ceil_bps\":%llu,\"bytes\":%llu,\"packets\":%llu,"
-		       "\"drops\":%llu,\"overlimits\":%llu,\"backlog\":%llu,\"qlen\":%llu}",
-		       (unsigned long long)c->rate, (unsigned long long)c->ceil,
-		       (unsigned long long)c->bytes, (unsigned long long)c->packets,
-		       (unsigned long long)c->drops, (unsigned long long)c->overlimits,
-		       (unsigned long long)c->backlog, (unsigned long long)c->qlen);
-		first = 0;
+		tcpav_json_object_begin(&j, NULL);
+		tcpav_json_string(&j, "class", qos_format_handle(c->classid, h, sizeof(h)));
+		tcpav_json_string(&j, "parent", c->parent == TC_H_ROOT ? "root" : qos_format_handle(c->parent, p, sizeof(p)));
+		tcpav_json_string(&j, "role", role_of(c->classid));
+		tcpav_json_string(&j, "station", sta ? sta_addr_format(&sta->addr, s, sizeof(s)) : NULL);
+		tcpav_json_string(&j, "match", sta ? sta_kind_name(sta->addr.kind) : NULL);
+		tcpav_json_u64(&j, "rate_bps", c->rate);
+		tcpav_json_u64(&j, "ceil_bps", c->ceil);
+		tcpav_json_u64(&j, "bytes", c->bytes);
+		tcpav_json_u64(&j, "packets", c->packets);
+		tcpav_json_u64(&j, "drops", c->drops);
+		tcpav_json_u64(&j, "overlimits", c->overlimits);
+		tcpav_json_u64(&j, "backlog", c->backlog);
+		tcpav_json_u64(&j, "qlen", c->qlen);
+		tcpav_json_object_end(&j);
 	}
-	printf("]}\n");
+	tcpav_json_array_end(&j);
+	tcpav_json_object_end(&j);
+	tcpav_json_end_line(&j);
 }
 
 static void show_text(struct qos_ctx *ctx, const struct qos_tree *t, const struct qos_station *st,

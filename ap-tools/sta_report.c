@@ -2,6 +2,14 @@
 /*
  * sta_report.c - apstat's table, CSV and JSON-lines output of station
  * dumps and intervals. Missing values stay missing: "-", "" or null.
+ *
+ * Names follow the README's glossary. nl80211 counts at the AP, so a
+ * direction is named from the station's side of the link: "down" is AP
+ * to station (nl80211's tx), "up" station to AP (its rx); in avmon, tx and
+ * rx are what the row's own entity sent and received. The byte counters
+ * are link-layer bytes, hence l2_bps, not goodput (unique payload, which
+ * nl80211 cannot tell); their sum over stations is total_l2_bps, not EB
+ * (a capacity, which nl80211 does not show either).
  */
 #include "sta_report.h"
 #include "sta_addr.h"
@@ -17,75 +25,78 @@ struct out {
 	FILE *f;
 	enum sta_report_format fmt;
 	int width;  /* table column width */
-	bool first; /* no separator before this field (CSV, JSON) */
+	bool first; /* no separator before this field (CSV, table) */
+	struct tcpav_json *json; /* STA_REPORT_JSON: the writer */
 };
 
-static void sep(struct out *o, const char *key)
+static void sep(struct out *o)
 {
-	switch (o->fmt) {
-	case STA_REPORT_JSON:
-		fprintf(o->f, "%s\"%s\":", o->first ? "" : ",", key);
-		break;
-	case STA_REPORT_CSV:
-		if (!o->first)
-			fputc(',', o->f);
-		break;
-	default:
-		if (!o->first)
-			fputc(' ', o->f);
-		break;
-	}
+	if (o->fmt == STA_REPORT_CSV && !o->first)
+		fputc(',', o->f);
+	else if (o->fmt == STA_REPORT_TABLE && !o->first)
+		fputc(' ', o->f);
 	o->first = false;
 }
 
-static void put_missing(struct out *o)
+static void put_missing(struct out *o, const char *key)
 {
-	if (o->fmt == STA_REPORT_JSON)
-		fputs("null", o->f);
-	else if (o->fmt == STA_REPORT_TABLE)
+	if (o->fmt == STA_REPORT_JSON) {
+		tcpav_json_null(o->json, key);
+		return;
+	}
+	sep(o);
+	if (o->fmt == STA_REPORT_TABLE)
 		fprintf(o->f, "%*s", o->width, "-");
 }
 
 static void put_u64(struct out *o, const char *key, int width, bool present, uint64_t v)
 {
 	o->width = width;
-	sep(o, key);
 	if (!present)
-		put_missing(o);
-	else if (o->fmt == STA_REPORT_TABLE)
-		fprintf(o->f, "%*" PRIu64, width, v);
-	else
-		fprintf(o->f, "%" PRIu64, v);
+		put_missing(o, key);
+	else if (o->fmt == STA_REPORT_JSON)
+		tcpav_json_u64(o->json, key, v);
+	else {
+		sep(o);
+		fprintf(o->f, "%*" PRIu64, o->fmt == STA_REPORT_TABLE ? width : 0, v);
+	}
 }
 
 static void put_int(struct out *o, const char *key, int width, bool present, int v)
 {
 	o->width = width;
-	sep(o, key);
 	if (!present)
-		put_missing(o);
-	else
+		put_missing(o, key);
+	else if (o->fmt == STA_REPORT_JSON)
+		tcpav_json_i64(o->json, key, v);
+	else {
+		sep(o);
 		fprintf(o->f, "%*d", o->fmt == STA_REPORT_TABLE ? width : 0, v);
+	}
 }
 
 /* V scaled by 1/SCALE with DECIMALS; NAN is missing. */
 static void put_double(struct out *o, const char *key, int width, double v, double scale, int decimals)
 {
 	o->width = width;
-	sep(o, key);
-	if (isnan(v) || isinf(v))
-		put_missing(o);
-	else
+	if (!isfinite(v))
+		put_missing(o, key);
+	else if (o->fmt == STA_REPORT_JSON)
+		tcpav_json_fixed(o->json, key, v / scale, decimals);
+	else {
+		sep(o);
 		fprintf(o->f, "%*.*f", o->fmt == STA_REPORT_TABLE ? width : 0, decimals, v / scale);
+	}
 }
 
 static void put_bool(struct out *o, const char *key, bool v)
 {
-	sep(o, key);
-	if (o->fmt == STA_REPORT_JSON)
-		fputs(v ? "true" : "false", o->f);
-	else
-		fputs(v ? "1" : "0", o->f);
+	if (o->fmt == STA_REPORT_JSON) {
+		tcpav_json_bool(o->json, key, v);
+		return;
+	}
+	sep(o);
+	fputs(v ? "1" : "0", o->f);
 }
 
 static void put_mac(struct out *o, const uint8_t mac[6])
@@ -93,11 +104,12 @@ static void put_mac(struct out *o, const uint8_t mac[6])
 	char text[18];
 
 	sta_addr_format_mac(mac, text, sizeof(text));
-	sep(o, "mac");
-	if (o->fmt == STA_REPORT_JSON)
-		fprintf(o->f, "\"%s\"", text);
-	else
-		fprintf(o->f, "%-17s", text);
+	if (o->fmt == STA_REPORT_JSON) {
+		tcpav_json_string(o->json, "mac", text);
+		return;
+	}
+	sep(o);
+	fprintf(o->f, "%-17s", text);
 }
 
 static void put_rate_kbps(struct out *o, const char *key, int width, bool nest, const struct sta_rate *r)
@@ -112,26 +124,26 @@ static void put_rate_kbps(struct out *o, const char *key, int width, bool nest, 
 static void put_rate_json(struct out *o, const char *key, bool nest, const struct sta_rate *r)
 {
 	bool mcs = nest && r->mode != STA_RATE_LEGACY, he = nest && r->mode == STA_RATE_HE;
-	struct out in = {.f = o->f, .fmt = STA_REPORT_JSON, .first = true};
+	struct tcpav_json *j = o->json;
 
-	sep(o, key);
 	if (!nest) {
-		fputs("null", o->f);
+		tcpav_json_null(j, key);
 		return;
 	}
-	fputc('{', o->f);
-	put_u64(&in, "kbps", 0, r->kbps_present, r->kbps);
-	put_bool(&in, "computed", r->computed);
-	sep(&in, "mode");
-	fprintf(o->f, "\"%s\"", sta_rate_mode_name(r->mode));
-	put_int(&in, "mcs", 0, mcs, r->mcs);
-	put_int(&in, "nss", 0, mcs && r->nss > 0, r->nss);
-	put_int(&in, "width_mhz", 0, true, r->width_mhz);
-	put_int(&in, "gi_ns", 0, mcs && sta_rate_gi_ns(r) > 0, (int)sta_rate_gi_ns(r));
-	sep(&in, "he_dcm");
-	fputs(he ? (r->he_dcm ? "true" : "false") : "null", o->f);
-	put_int(&in, "he_ru_alloc", 0, he && r->he_ru_present, r->he_ru_alloc);
-	fputc('}', o->f);
+	tcpav_json_object_begin(j, key);
+	put_u64(o, "kbps", 0, r->kbps_present, r->kbps);
+	tcpav_json_bool(j, "computed", r->computed);
+	tcpav_json_string(j, "mode", sta_rate_mode_name(r->mode));
+	put_int(o, "mcs", 0, mcs, r->mcs);
+	put_int(o, "nss", 0, mcs && r->nss > 0, r->nss);
+	put_int(o, "width_mhz", 0, true, r->width_mhz);
+	put_int(o, "gi_ns", 0, mcs && sta_rate_gi_ns(r) > 0, (int)sta_rate_gi_ns(r));
+	if (he)
+		tcpav_json_bool(j, "he_dcm", r->he_dcm);
+	else
+		tcpav_json_null(j, "he_dcm");
+	put_int(o, "he_ru_alloc", 0, he && r->he_ru_present, r->he_ru_alloc);
+	tcpav_json_object_end(j);
 }
 
 static void station_fields(struct out *o, const struct station_info *s)
@@ -140,62 +152,78 @@ static void station_fields(struct out *o, const struct station_info *s)
 	put_int(o, "signal_dbm", 6, sta_has(s, SI_SIGNAL), s->signal_dbm);
 	put_int(o, "signal_avg_dbm", 4, sta_has(s, SI_SIGNAL_AVG), s->signal_avg_dbm);
 	if (o->fmt == STA_REPORT_JSON) {
-		put_rate_json(o, "tx_bitrate", sta_has(s, SI_TX_BITRATE), &s->tx_rate);
-		put_rate_json(o, "rx_bitrate", sta_has(s, SI_RX_BITRATE), &s->rx_rate);
+		put_rate_json(o, "down_bitrate", sta_has(s, SI_TX_BITRATE), &s->tx_rate);
+		put_rate_json(o, "up_bitrate", sta_has(s, SI_RX_BITRATE), &s->rx_rate);
 	} else {
-		put_rate_kbps(o, "tx_bitrate_kbps", 8, sta_has(s, SI_TX_BITRATE), &s->tx_rate);
-		put_rate_kbps(o, "rx_bitrate_kbps", 8, sta_has(s, SI_RX_BITRATE), &s->rx_rate);
+		put_rate_kbps(o, "down_bitrate_kbps", 9, sta_has(s, SI_TX_BITRATE), &s->tx_rate);
+		put_rate_kbps(o, "up_bitrate_kbps", 9, sta_has(s, SI_RX_BITRATE), &s->rx_rate);
 	}
-	put_u64(o, "tx_bytes", 12, sta_has(s, SI_TX_BYTES), s->tx_bytes);
-	put_u64(o, "rx_bytes", 12, sta_has(s, SI_RX_BYTES), s->rx_bytes);
-	put_u64(o, "tx_packets", 9, sta_has(s, SI_TX_PACKETS), s->tx_packets);
-	put_u64(o, "rx_packets", 9, sta_has(s, SI_RX_PACKETS), s->rx_packets);
-	put_u64(o, "tx_retries", 8, sta_has(s, SI_TX_RETRIES), s->tx_retries);
-	put_u64(o, "tx_failed", 7, sta_has(s, SI_TX_FAILED), s->tx_failed);
-	put_u64(o, "tx_duration_us", 12, sta_has(s, SI_TX_DURATION), s->tx_duration_us);
-	put_u64(o, "rx_duration_us", 12, sta_has(s, SI_RX_DURATION), s->rx_duration_us);
+	put_u64(o, "down_bytes", 12, sta_has(s, SI_TX_BYTES), s->tx_bytes);
+	put_u64(o, "up_bytes", 12, sta_has(s, SI_RX_BYTES), s->rx_bytes);
+	put_u64(o, "down_packets", 9, sta_has(s, SI_TX_PACKETS), s->tx_packets);
+	put_u64(o, "up_packets", 9, sta_has(s, SI_RX_PACKETS), s->rx_packets);
+	put_u64(o, "down_retries", 8, sta_has(s, SI_TX_RETRIES), s->tx_retries);
+	put_u64(o, "down_failed", 7, sta_has(s, SI_TX_FAILED), s->tx_failed);
+	put_u64(o, "down_airtime_us", 12, sta_has(s, SI_TX_DURATION), s->tx_duration_us);
+	put_u64(o, "up_airtime_us", 12, sta_has(s, SI_RX_DURATION), s->rx_duration_us);
 	put_u64(o, "airtime_weight", 6, sta_has(s, SI_AIRTIME_WEIGHT), s->airtime_weight);
 	put_u64(o, "inactive_ms", 9, sta_has(s, SI_INACTIVE_TIME), s->inactive_ms);
 	put_u64(o, "connected_s", 8, sta_has(s, SI_CONNECTED_TIME), s->connected_s);
 }
 
+/* The start of a JSON line: {"type":TYPE,"time":T,"ifname":IFNAME */
+static void json_head(struct tcpav_json *j, const char *type, double t, const char *ifname)
+{
+	tcpav_json_object_begin(j, NULL);
+	tcpav_json_string(j, "type", type);
+	tcpav_json_fixed(j, "time", t, 3);
+	tcpav_json_string(j, "ifname", ifname);
+}
+
 void sta_report_stations(FILE *f, enum sta_report_format fmt, const char *ifname, double t,
 			 const struct station_table *tab, bool header)
 {
+	struct tcpav_json j;
+
+	tcpav_json_init(&j, f);
 	switch (fmt) {
 	case STA_REPORT_TABLE:
-		fprintf(f, "%-17s %6s %4s %8s %8s %12s %12s %9s %9s %8s %7s %12s %12s %6s %9s %8s\n", "MAC",
-			"SIGNAL", "AVG", "TX_MBPS", "RX_MBPS", "TX_BYTES", "RX_BYTES", "TX_PKTS", "RX_PKTS",
-			"RETRIES", "FAILED", "TX_AIR_US", "RX_AIR_US", "WEIGHT", "INACT_MS", "CONN_S");
+		fprintf(f, "%-17s %6s %4s %9s %9s %12s %12s %9s %9s %8s %7s %12s %12s %6s %9s %8s\n", "MAC",
+			"SIGNAL", "AVG", "DOWN_MBPS", "UP_MBPS", "DOWN_BYTES", "UP_BYTES", "DOWN_PKTS", "UP_PKTS",
+			"RETRIES", "FAILED", "DOWN_AIR_US", "UP_AIR_US", "WEIGHT", "INACT_MS", "CONN_S");
 		break;
 	case STA_REPORT_CSV:
 		if (header)
-			fputs("time,ifname,mac,signal_dbm,signal_avg_dbm,tx_bitrate_kbps,rx_bitrate_kbps,tx_bytes,"
-			      "rx_bytes,tx_packets,rx_packets,tx_retries,tx_failed,tx_duration_us,rx_duration_us,"
+			fputs("time,ifname,mac,signal_dbm,signal_avg_dbm,down_bitrate_kbps,up_bitrate_kbps,down_bytes,"
+			      "up_bytes,down_packets,up_packets,down_retries,down_failed,down_airtime_us,up_airtime_us,"
 			      "airtime_weight,inactive_ms,connected_s\n",
 			      f);
 		break;
 	case STA_REPORT_JSON:
-		fprintf(f, "{\"type\":\"stations\",\"time\":%.3f,\"ifname\":", t);
-		tcpav_json_string(f, ifname);
-		fputs(",\"stations\":[", f);
+		json_head(&j, "stations", t, ifname);
+		tcpav_json_array_begin(&j, "stations");
 		break;
 	}
 	for (size_t i = 0; i < tab->n; i++) {
-		struct out o = {.f = f, .fmt = fmt, .first = true};
+		struct out o = {.f = f, .fmt = fmt, .first = true, .json = &j};
 
-		if (fmt == STA_REPORT_JSON) {
-			fputs(i ? ",{" : "{", f);
-		} else if (fmt == STA_REPORT_CSV) {
+		if (fmt == STA_REPORT_JSON)
+			tcpav_json_object_begin(&j, NULL);
+		else if (fmt == STA_REPORT_CSV)
 			fprintf(f, "%.3f,%s,", t, ifname);
-		}
 		station_fields(&o, &tab->sta[i]);
-		fputs(fmt == STA_REPORT_JSON ? "}" : "\n", f);
+		if (fmt == STA_REPORT_JSON)
+			tcpav_json_object_end(&j);
+		else
+			fputc('\n', f);
 	}
-	if (fmt == STA_REPORT_JSON)
-		fputs("]}\n", f);
-	else if (fmt == STA_REPORT_TABLE && tab->n == 0)
+	if (fmt == STA_REPORT_JSON) {
+		tcpav_json_array_end(&j);
+		tcpav_json_object_end(&j);
+		tcpav_json_end_line(&j);
+	} else if (fmt == STA_REPORT_TABLE && tab->n == 0) {
 		fprintf(f, "(no stations on %s)\n", ifname);
+	}
 }
 
 static void delta_fields(struct out *o, const struct station_delta *d)
@@ -209,56 +237,59 @@ static void delta_fields(struct out *o, const struct station_delta *d)
 		put_bool(o, "active", d->active);
 	}
 	if (o->fmt == STA_REPORT_TABLE) { /* Mbit/s and % on screen */
-		put_double(o, "rx_bps", 9, d->rx_bps, 1e6, 2);
-		put_double(o, "tx_bps", 9, d->tx_bps, 1e6, 2);
+		put_double(o, "up_l2_bps", 9, d->rx_bps, 1e6, 2);
+		put_double(o, "down_l2_bps", 9, d->tx_bps, 1e6, 2);
 		put_double(o, "airtime_share", 7, d->airtime_share, 0.01, 1);
-		put_double(o, "retry_ratio", 6, d->retry_ratio, 0.01, 1);
+		put_double(o, "down_retry_ratio", 6, d->retry_ratio, 0.01, 1);
 	} else {
-		put_double(o, "rx_bps", 0, d->rx_bps, 1.0, 0);
-		put_double(o, "tx_bps", 0, d->tx_bps, 1.0, 0);
-		put_double(o, "goodput_bps", 0, d->goodput_bps, 1.0, 0);
+		put_double(o, "up_l2_bps", 0, d->rx_bps, 1.0, 0);
+		put_double(o, "down_l2_bps", 0, d->tx_bps, 1.0, 0);
+		put_double(o, "l2_bps", 0, d->l2_bps, 1.0, 0);
 		put_double(o, "airtime_us", 0, d->airtime_us, 1.0, 0);
 		put_double(o, "airtime_share", 0, d->airtime_share, 1.0, 4);
-		put_double(o, "retry_ratio", 0, d->retry_ratio, 1.0, 4);
+		put_double(o, "down_retry_ratio", 0, d->retry_ratio, 1.0, 4);
 	}
 	put_int(o, "signal_dbm", 6, sta_has(s, SI_SIGNAL), s->signal_dbm);
-	put_rate_kbps(o, "tx_bitrate_kbps", 8, sta_has(s, SI_TX_BITRATE), &s->tx_rate);
-	put_rate_kbps(o, "rx_bitrate_kbps", 8, sta_has(s, SI_RX_BITRATE), &s->rx_rate);
+	put_rate_kbps(o, "down_bitrate_kbps", 9, sta_has(s, SI_TX_BITRATE), &s->tx_rate);
+	put_rate_kbps(o, "up_bitrate_kbps", 9, sta_has(s, SI_RX_BITRATE), &s->rx_rate);
 	put_u64(o, "airtime_weight", 6, sta_has(s, SI_AIRTIME_WEIGHT), s->airtime_weight);
 }
 
-static void fairness_fields(struct out *o, const struct station_interval *iv)
+static void across_fields(struct out *o, const struct station_interval *iv)
 {
-	put_double(o, "eb_bps", 0, iv->goodput_sum_bps, 1.0, 0);
-	put_u64(o, "active", 0, true, iv->active);
-	put_double(o, "fair_share_bps", 0, iv->fair_share_bps, 1.0, 0);
-	put_double(o, "jain_goodput", 0, iv->jain_goodput, 1.0, 4);
+	put_double(o, "total_l2_bps", 0, iv->total_l2_bps, 1.0, 0);
+	put_u64(o, "active_stations", 0, true, iv->active);
+	put_double(o, "mean_l2_bps", 0, iv->mean_l2_bps, 1.0, 0);
+	put_double(o, "jain_l2", 0, iv->jain_l2, 1.0, 4);
 	put_double(o, "jain_airtime", 0, iv->jain_airtime, 1.0, 4);
 }
 
 void sta_report_interval(FILE *f, enum sta_report_format fmt, const char *ifname, double t,
 			 const struct station_interval *iv, bool header)
 {
-	struct out o = {.f = f, .fmt = fmt, .first = true};
+	struct tcpav_json j;
+	struct out o = {.f = f, .fmt = fmt, .first = true, .json = &j};
 
+	tcpav_json_init(&j, f);
 	switch (fmt) {
 	case STA_REPORT_TABLE:
-		fprintf(f, "%-17s %9s %9s %7s %6s %6s %8s %8s %6s\n", "MAC", "RX_MBPS", "TX_MBPS", "AIR_%",
-			"RETRY%", "SIGNAL", "TX_RATE", "RX_RATE", "WEIGHT");
+		fprintf(f, "%-17s %9s %9s %7s %6s %6s %9s %9s %6s\n", "MAC", "UP_MBPS", "DOWN_MBPS", "AIR_%",
+			"RETRY%", "SIGNAL", "DOWN_RATE", "UP_RATE", "WEIGHT");
 		for (size_t i = 0; i < iv->n; i++) {
 			o.first = true;
 			delta_fields(&o, &iv->sta[i]);
 			fputs(iv->sta[i].has_baseline ? "\n" : "  (new)\n", f);
 		}
-		fprintf(f, "%zu stations, %zu active, %zu departed; carried ", iv->n, iv->active, iv->departed);
+		fprintf(f, "%zu stations, %zu active, %zu departed; link-layer total ", iv->n, iv->active,
+			iv->departed);
 		o.first = true;
-		put_double(&o, "eb_bps", 1, iv->goodput_sum_bps, 1e6, 2);
-		fputs(" Mbit/s, fair share ", f);
+		put_double(&o, "total_l2_bps", 1, iv->total_l2_bps, 1e6, 2);
+		fputs(" Mbit/s, mean ", f);
 		o.first = true;
-		put_double(&o, "fair_share_bps", 1, iv->fair_share_bps, 1e6, 2);
-		fputs(" Mbit/s, Jain goodput ", f);
+		put_double(&o, "mean_l2_bps", 1, iv->mean_l2_bps, 1e6, 2);
+		fputs(" Mbit/s per active station, Jain link-layer ", f);
 		o.first = true;
-		put_double(&o, "jain_goodput", 1, iv->jain_goodput, 1.0, 3);
+		put_double(&o, "jain_l2", 1, iv->jain_l2, 1.0, 3);
 		fputs(" airtime ", f);
 		o.first = true;
 		put_double(&o, "jain_airtime", 1, iv->jain_airtime, 1.0, 3);
@@ -266,33 +297,35 @@ void sta_report_interval(FILE *f, enum sta_report_format fmt, const char *ifname
 		break;
 	case STA_REPORT_CSV:
 		if (header)
-			fputs("time,ifname,elapsed_s,mac,new,reset,active,rx_bps,tx_bps,goodput_bps,airtime_us,"
-			      "airtime_share,retry_ratio,signal_dbm,tx_bitrate_kbps,rx_bitrate_kbps,airtime_weight,"
-			      "eb_bps,active_stations,fair_share_bps,jain_goodput,jain_airtime\n",
+			fputs("time,ifname,elapsed_s,mac,new,reset,active,up_l2_bps,down_l2_bps,l2_bps,airtime_us,"
+			      "airtime_share,down_retry_ratio,signal_dbm,down_bitrate_kbps,up_bitrate_kbps,airtime_weight,"
+			      "total_l2_bps,active_stations,mean_l2_bps,jain_l2,jain_airtime\n",
 			      f);
 		for (size_t i = 0; i < iv->n; i++) {
 			fprintf(f, "%.3f,%s,%.3f,", t, ifname, iv->elapsed_s);
 			o.first = true;
 			delta_fields(&o, &iv->sta[i]);
 			o.first = false;
-			fairness_fields(&o, iv);
+			across_fields(&o, iv);
 			fputc('\n', f);
 		}
 		break;
 	case STA_REPORT_JSON:
-		fprintf(f, "{\"type\":\"interval\",\"time\":%.3f,\"ifname\":", t);
-		tcpav_json_string(f, ifname);
-		fprintf(f, ",\"elapsed_s\":%.3f,\"stations\":[", iv->elapsed_s);
+		json_head(&j, "interval", t, ifname);
+		tcpav_json_fixed(&j, "elapsed_s", iv->elapsed_s, 3);
+		tcpav_json_array_begin(&j, "stations");
 		for (size_t i = 0; i < iv->n; i++) {
-			fputs(i ? ",{" : "{", f);
-			o.first = true;
+			tcpav_json_object_begin(&j, NULL);
 			delta_fields(&o, &iv->sta[i]);
-			fputc('}', f);
+			tcpav_json_object_end(&j);
 		}
-		fputs("],\"fairness\":{", f);
-		o.first = true;
-		fairness_fields(&o, iv);
-		fprintf(f, ",\"departed\":%zu}}\n", iv->departed);
+		tcpav_json_array_end(&j);
+		tcpav_json_object_begin(&j, "fairness");
+		across_fields(&o, iv);
+		tcpav_json_u64(&j, "departed", iv->departed);
+		tcpav_json_object_end(&j);
+		tcpav_json_object_end(&j);
+		tcpav_json_end_line(&j);
 		break;
 	}
 }

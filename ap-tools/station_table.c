@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * station_table.c - snapshots of a station dump, and the interval between
- * two of them: per-station rates, airtime share, retry ratio; fair share
+ * two of them: per-station rates, airtime share, retry ratio; total, mean
  * and Jain's index across stations (the metrics of include/tcpav/metrics.h).
  */
 #include "station_table.h"
@@ -98,7 +98,7 @@ static void station_delta_compute(struct station_delta *d, const struct station_
 	bool reset, have_rx, have_tx, have_air = false;
 	double air = 0.0;
 
-	d->rx_bps = d->tx_bps = d->goodput_bps = NAN;
+	d->rx_bps = d->tx_bps = d->l2_bps = NAN;
 	d->airtime_us = d->airtime_share = d->retry_ratio = NAN;
 	if (!p)
 		return;
@@ -114,9 +114,9 @@ static void station_delta_compute(struct station_delta *d, const struct station_
 		d->tx_bytes = counter_delta(p->tx_bytes, c->tx_bytes, p->tx_bytes64 && c->tx_bytes64, reset);
 		d->tx_bps = 8.0 * (double)d->tx_bytes / elapsed_s;
 	}
-	/* goodput needs both directions: half a figure would read as a slow station */
+	/* l2_bps needs both directions: half a figure would read as a slow station */
 	if (have_rx && have_tx) {
-		d->goodput_bps = d->rx_bps + d->tx_bps;
+		d->l2_bps = d->rx_bps + d->tx_bps;
 		d->active = d->rx_bytes + d->tx_bytes > 0;
 	}
 	if (both(p, c, SI_TX_DURATION)) {
@@ -141,7 +141,7 @@ static void station_delta_compute(struct station_delta *d, const struct station_
 int station_interval_compute(const struct station_table *prev, const struct station_table *cur, double elapsed_s,
 			     struct station_interval *out)
 {
-	double *goodput, *airtime;
+	double *l2, *airtime;
 	size_t n_air = 0;
 
 	if (!prev || !cur || !out || !(elapsed_s > 0.0) || !isfinite(elapsed_s))
@@ -154,29 +154,29 @@ int station_interval_compute(const struct station_table *prev, const struct stat
 		out->sta = p;
 		out->cap = cur->n;
 	}
-	goodput = calloc(cur->n + 1, sizeof(*goodput));
+	l2 = calloc(cur->n + 1, sizeof(*l2));
 	airtime = calloc(cur->n + 1, sizeof(*airtime));
-	if (!goodput || !airtime) {
-		free(goodput);
+	if (!l2 || !airtime) {
+		free(l2);
 		free(airtime);
 		return -NLE_NOMEM;
 	}
 	out->elapsed_s = elapsed_s;
 	out->n = cur->n;
 	out->active = out->departed = 0;
-	out->goodput_sum_bps = out->airtime_sum_us = 0.0;
+	out->total_l2_bps = out->airtime_sum_us = 0.0;
 	for (size_t i = 0; i < cur->n; i++) {
 		struct station_delta *d = &out->sta[i];
 
 		memset(d, 0, sizeof(*d));
 		d->now = cur->sta[i];
 		station_delta_compute(d, station_table_find(prev, d->now.mac), elapsed_s);
-		if (!isnan(d->goodput_bps))
-			out->goodput_sum_bps += d->goodput_bps;
+		if (!isnan(d->l2_bps))
+			out->total_l2_bps += d->l2_bps;
 		if (!isnan(d->airtime_us))
 			out->airtime_sum_us += d->airtime_us;
 		if (d->active) {
-			goodput[out->active++] = d->goodput_bps;
+			l2[out->active++] = d->l2_bps;
 			if (!isnan(d->airtime_us))
 				airtime[n_air++] = d->airtime_us;
 		}
@@ -190,10 +190,10 @@ int station_interval_compute(const struct station_table *prev, const struct stat
 		if (!isnan(d->airtime_us) && out->airtime_sum_us > 0.0)
 			d->airtime_share = d->airtime_us / out->airtime_sum_us;
 	}
-	out->fair_share_bps = tcpav_fair_share_bps(out->goodput_sum_bps, out->active);
-	out->jain_goodput = tcpav_jain(goodput, out->active);
+	out->mean_l2_bps = tcpav_fair_share_bps(out->total_l2_bps, out->active); /* the same division */
+	out->jain_l2 = tcpav_jain(l2, out->active);
 	out->jain_airtime = tcpav_jain(airtime, n_air);
-	free(goodput);
+	free(l2);
 	free(airtime);
 	return 0;
 }

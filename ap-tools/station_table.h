@@ -1,7 +1,7 @@
 /*
  * station_table.h - the stations of one dump (a snapshot), and what
  * happened between two snapshots: per-station rates, airtime share and
- * retry ratio, and across stations the fair share and Jain's index.
+ * retry ratio, and across stations their total, mean and Jain's index.
  * Pure: no netlink, no clock; apstat's --interval is built on it.
  */
 #ifndef APTOOLS_STATION_TABLE_H
@@ -35,8 +35,9 @@ struct station_delta {
 	bool reset;               /* its counters restarted (re-associated) */
 	bool active;              /* carried bytes in the interval */
 	uint64_t rx_bytes, tx_bytes;       /* deltas, valid with has_baseline */
-	double rx_bps, tx_bps;    /* from the byte deltas */
-	double goodput_bps;       /* rx_bps + tx_bps */
+	double rx_bps, tx_bps;    /* from the byte deltas: up (rx) and down (tx) */
+	double l2_bps;            /* rx_bps + tx_bps: link-layer bytes both ways,
+				   * not goodput (nl80211 cannot tell unique payload) */
 	double airtime_us;        /* tx + rx duration delta */
 	double airtime_share;     /* airtime_us / sum over stations, 0..1 */
 	double retry_ratio;       /* retries / (tx packets + retries), 0..1 */
@@ -48,10 +49,10 @@ struct station_interval {
 	size_t n, cap;
 	size_t active;             /* stations that carried bytes */
 	size_t departed;           /* in the earlier snapshot only */
-	double goodput_sum_bps;    /* EB: what all stations carried, bits/s */
+	double total_l2_bps;       /* sum of l2_bps: what all stations carried, bits/s */
 	double airtime_sum_us;
-	double fair_share_bps;     /* tcpav_fair_share_bps(EB, active) */
-	double jain_goodput;       /* over active stations */
+	double mean_l2_bps;        /* total_l2_bps / active (not a capacity's fair share) */
+	double jain_l2;            /* of l2_bps over active stations */
 	double jain_airtime;       /* over active stations with airtime counters */
 };
 
@@ -67,10 +68,11 @@ struct station_interval {
  * and it is left out of the sums. Stations gone from CUR are counted in
  * departed.
  *
- * Fairness: EB is the sum of the stations' goodput (bytes both ways): the
- * capacity nl80211 shows us is what the stations together got. The fair
- * share is EB over the active stations, Jain's index is taken over the
- * active stations' goodput and airtime (NAN when no station was active).
+ * Across stations: total_l2_bps is the sum of the stations' link-layer
+ * rates (bytes both ways); nl80211 shows no capacity (EB) and no unique
+ * payload (goodput), so neither is claimed. mean_l2_bps is the total over
+ * the active stations; Jain's index is taken over the active stations'
+ * l2_bps and airtime (NAN when no station was active).
  * 0, or -NLE_INVAL (bad arguments), -NLE_NOMEM.
  */
 int station_interval_compute(const struct station_table *prev, const struct station_table *cur, double elapsed_s,

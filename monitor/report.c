@@ -2,10 +2,10 @@
 /*
  * report.c - JSON lines and CSV output of the analysis (see report.h).
  *
- * The JSON emitter is a small one: nesting and commas are tracked per
- * level, strings are escaped, NaN and infinities become null. Strings are
- * written byte by byte with bytes >= 0x80 escaped as \u00XX, so the output
- * is valid JSON whatever the input bytes (avmon's own strings are ASCII).
+ * JSON goes through the tools' one writer (tcpav/json.h): it streams, so
+ * an interval of thousands of flows allocates nothing; NaN becomes null.
+ * The names are the README's glossary: goodput is unique TCP payload,
+ * capacity_bps is EB, avr and nrt are ratios (1 = 100 %).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -16,99 +16,17 @@
 #include "tcpav/json.h"
 #include "tcpav/metrics.h"
 
-#define JSON_MAX_DEPTH 16
-
-struct json {
-	FILE *out;
-	int depth;
-	bool first[JSON_MAX_DEPTH]; /* nothing written yet at this level */
-};
-
-/* Comma before every member but the first, then "key": inside objects. */
-static void json_member(struct json *j, const char *key)
-{
-	if (j->depth > 0) {
-		if (!j->first[j->depth])
-			fputc(',', j->out);
-		j->first[j->depth] = false;
-	}
-	if (key) {
-		tcpav_json_string(j->out, key);
-		fputc(':', j->out);
-	}
-}
-
-static void json_open(struct json *j, const char *key, char bracket)
-{
-	json_member(j, key);
-	fputc(bracket, j->out);
-	if (j->depth + 1 < JSON_MAX_DEPTH)
-		j->depth++;
-	j->first[j->depth] = true;
-}
-
-static void json_close(struct json *j, char bracket)
-{
-	fputc(bracket, j->out);
-	if (j->depth > 0)
-		j->depth--;
-}
-
-static void json_object(struct json *j, const char *key) { json_open(j, key, '{'); }
-static void json_object_end(struct json *j) { json_close(j, '}'); }
-static void json_array(struct json *j, const char *key) { json_open(j, key, '['); }
-static void json_array_end(struct json *j) { json_close(j, ']'); }
-
-static void json_string(struct json *j, const char *key, const char *value)
-{
-	json_member(j, key);
-	if (value)
-		tcpav_json_string(j->out, value);
-	else
-		fputs("null", j->out);
-}
-
-static void json_u64(struct json *j, const char *key, uint64_t value)
-{
-	json_member(j, key);
-	fprintf(j->out, "%" PRIu64, value);
-}
-
-/* A measured quantity: 10 significant digits, null when undefined. */
-static void json_number(struct json *j, const char *key, double value)
-{
-	json_member(j, key);
-	if (isfinite(value))
-		fprintf(j->out, "%.10g", value);
-	else
-		fputs("null", j->out);
-}
-
 /* A time stamp or a duration in seconds: microseconds, as capture files
  * keep them (a double of an epoch time resolves about 0.2 us anyway). */
-static void json_time(struct json *j, const char *key, double seconds)
+static void json_time(struct tcpav_json *j, const char *key, double seconds)
 {
-	json_member(j, key);
-	if (isfinite(seconds))
-		fprintf(j->out, "%.6f", seconds);
-	else
-		fputs("null", j->out);
+	tcpav_json_fixed(j, key, seconds, 6);
 }
 
 /* A duration in milliseconds, to the microsecond. */
-static void json_ms(struct json *j, const char *key, double seconds)
+static void json_ms(struct tcpav_json *j, const char *key, double seconds)
 {
-	json_member(j, key);
-	if (isfinite(seconds))
-		fprintf(j->out, "%.3f", seconds * 1e3);
-	else
-		fputs("null", j->out);
-}
-
-static void json_end_line(struct json *j)
-{
-	fputc('\n', j->out);
-	fflush(j->out);
+	tcpav_json_fixed(j, key, seconds * 1e3, 3);
 }
 
 /* bytes over seconds as bit/s; NAN without a duration */
@@ -124,85 +42,85 @@ static double ratio(uint64_t num, uint64_t den)
 
 /* ---- flows ---- */
 
-static void json_samples_ms(struct json *j, const char *key, const struct sample_stats *s, bool with_p50)
+static void json_samples_ms(struct tcpav_json *j, const char *key, const struct sample_stats *s, bool with_p50)
 {
-	json_object(j, key);
-	json_u64(j, "count", s->count);
+	tcpav_json_object_begin(j, key);
+	tcpav_json_u64(j, "count", s->count);
 	if (!with_p50)
 		json_ms(j, "min", s->count ? s->min : NAN);
 	json_ms(j, "mean", sample_stats_mean(s));
 	if (with_p50)
 		json_ms(j, "p50", sample_stats_quantile(s, 0.50));
 	json_ms(j, "p99", sample_stats_quantile(s, 0.99));
-	json_object_end(j);
+	tcpav_json_object_end(j);
 }
 
-static void json_flow_direction(struct json *j, const char *key, const struct flow *fl, enum flow_dir d)
+static void json_flow_direction(struct tcpav_json *j, const char *key, const struct flow *fl, enum flow_dir d)
 {
 	const struct flow_dir_stats *st = &fl->dir[d];
 	double duration = flow_duration(fl);
 
-	json_object(j, key);
-	json_u64(j, "packets", st->packets);
-	json_u64(j, "l2_bytes", st->l2_bytes);
-	json_u64(j, "payload_bytes", st->payload_bytes);
-	json_u64(j, "goodput_bytes", st->goodput_bytes);
-	json_number(j, "payload_bps", rate_bps(st->payload_bytes, duration));
-	json_number(j, "goodput_bps", rate_bps(st->goodput_bytes, duration));
+	tcpav_json_object_begin(j, key);
+	tcpav_json_u64(j, "packets", st->packets);
+	tcpav_json_u64(j, "l2_bytes", st->l2_bytes);
+	tcpav_json_u64(j, "payload_bytes", st->payload_bytes);
+	tcpav_json_u64(j, "goodput_bytes", st->goodput_bytes);
+	tcpav_json_number(j, "payload_bps", rate_bps(st->payload_bytes, duration));
+	tcpav_json_number(j, "goodput_bps", rate_bps(st->goodput_bytes, duration));
 	if (fl->tcp) {
 		const struct tcp_dir_samples *sm = &fl->tcp->samples[d];
 
-		json_u64(j, "retransmissions", st->retransmissions);
-		json_u64(j, "fast_retransmissions", st->fast_retransmissions);
-		json_u64(j, "spurious_retransmissions", st->spurious_retransmissions);
-		json_u64(j, "out_of_order", st->out_of_order);
-		json_u64(j, "lost_segments", st->lost_segments);
-		json_u64(j, "acked_unseen", st->acked_unseen);
-		json_u64(j, "dup_acks", st->dup_acks);
-		json_u64(j, "pure_acks", st->pure_acks);
-		json_u64(j, "zero_windows", st->zero_windows);
-		json_u64(j, "window_updates", st->window_updates);
-		json_u64(j, "keep_alives", st->keep_alives);
-		json_u64(j, "sack_frames", st->sack_frames);
-		json_u64(j, "sack_blocks", st->sack_blocks);
-		json_u64(j, "dsack_blocks", st->dsack_blocks);
-		json_u64(j, "acks_advancing", st->acks_advancing);
-		json_u64(j, "bytes_acked", st->bytes_acked);
-		json_number(j, "bytes_per_ack", ratio(st->bytes_acked, st->acks_advancing));
+		tcpav_json_u64(j, "retransmissions", st->retransmissions);
+		tcpav_json_u64(j, "fast_retransmissions", st->fast_retransmissions);
+		tcpav_json_u64(j, "spurious_retransmissions", st->spurious_retransmissions);
+		tcpav_json_u64(j, "out_of_order", st->out_of_order);
+		tcpav_json_u64(j, "lost_segments", st->lost_segments);
+		tcpav_json_u64(j, "acked_unseen", st->acked_unseen);
+		tcpav_json_u64(j, "dup_acks", st->dup_acks);
+		tcpav_json_u64(j, "pure_acks", st->pure_acks);
+		tcpav_json_u64(j, "zero_windows", st->zero_windows);
+		tcpav_json_u64(j, "window_updates", st->window_updates);
+		tcpav_json_u64(j, "keep_alives", st->keep_alives);
+		tcpav_json_u64(j, "sack_frames", st->sack_frames);
+		tcpav_json_u64(j, "sack_blocks", st->sack_blocks);
+		tcpav_json_u64(j, "dsack_blocks", st->dsack_blocks);
+		tcpav_json_u64(j, "acks_advancing", st->acks_advancing);
+		tcpav_json_u64(j, "bytes_acked", st->bytes_acked);
+		tcpav_json_number(j, "bytes_per_ack", ratio(st->bytes_acked, st->acks_advancing));
 		json_samples_ms(j, "rtt_ms", &sm->ack_rtt, false);
 		json_samples_ms(j, "ts_rtt_ms", &sm->ts_rtt, false);
 		json_samples_ms(j, "ack_interarrival_ms", &sm->ack_iat, true);
-		json_number(j, "ack_burstiness", ratio(st->acks_in_trains, sm->ack_iat.count));
-		json_u64(j, "ack_trains", st->ack_trains);
-		json_u64(j, "ack_train_max", st->ack_train_max);
+		tcpav_json_number(j, "ack_burstiness", ratio(st->acks_in_trains, sm->ack_iat.count));
+		tcpav_json_u64(j, "ack_trains", st->ack_trains);
+		tcpav_json_u64(j, "ack_train_max", st->ack_train_max);
 	}
-	json_object_end(j);
+	tcpav_json_object_end(j);
 }
 
-static void json_flow_identity(struct json *j, const struct flow *fl)
+static void json_flow_identity(struct tcpav_json *j, const struct flow *fl)
 {
 	char a[64], b[64];
 
 	flow_endpoint_format(fl, FLOW_A_TO_B, a, sizeof(a));
 	flow_endpoint_format(fl, FLOW_B_TO_A, b, sizeof(b));
-	json_u64(j, "id", fl->id);
-	json_string(j, "proto", fl->tcp ? "tcp" : "udp");
-	json_string(j, "src", a);
-	json_string(j, "dst", b);
+	tcpav_json_u64(j, "id", fl->id);
+	tcpav_json_string(j, "proto", fl->tcp ? "tcp" : "udp");
+	tcpav_json_string(j, "src", a);
+	tcpav_json_string(j, "dst", b);
 }
 
 /* The flow's goodput is its busier direction's (a flow with a target
  * carries the target traffic one way and ACKs the other). */
-static void json_flow_target(struct json *j, const struct report_view *v, const struct flow *fl, double goodput_bps)
+static void json_flow_target(struct tcpav_json *j, const struct report_view *v, const struct flow *fl, double goodput_bps)
 {
 	double target;
 
 	if (fl->target < 0)
 		return;
 	target = (double)v->targets[fl->target].rate_bps;
-	json_number(j, "target_bps", target);
-	json_number(j, "avr", tcpav_avr_pct(goodput_bps, target));
-	json_number(j, "nrt", tcpav_nrt_pct(target, v->capacity_bps));
+	tcpav_json_number(j, "target_bps", target);
+	tcpav_json_number(j, "avr", tcpav_avr(goodput_bps, target));
+	tcpav_json_number(j, "nrt", tcpav_nrt(target, v->capacity_bps));
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -210,255 +128,259 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
-static void json_flow(struct json *j, const struct report_view *v, const struct flow *fl)
+static void json_flow(struct tcpav_json *j, const struct report_view *v, const struct flow *fl)
 {
 	double goodput_bps = rate_bps(max_u64(fl->dir[0].goodput_bytes, fl->dir[1].goodput_bytes), flow_duration(fl));
 
-	json_object(j, NULL);
+	tcpav_json_object_begin(j, NULL);
 	json_flow_identity(j, fl);
 	json_time(j, "first_ts", fl->first_ts);
 	json_time(j, "last_ts", fl->last_ts);
 	json_time(j, "duration_s", flow_duration(fl));
 	if (fl->tcp)
-		json_u64(j, "connections", fl->connections);
+		tcpav_json_u64(j, "connections", fl->connections);
 	json_flow_direction(j, "a_to_b", fl, FLOW_A_TO_B);
 	json_flow_direction(j, "b_to_a", fl, FLOW_B_TO_A);
-	json_number(j, "goodput_bps", goodput_bps);
+	tcpav_json_number(j, "goodput_bps", goodput_bps);
 	json_flow_target(j, v, fl, goodput_bps);
-	json_object_end(j);
+	tcpav_json_object_end(j);
 }
 
-static void json_flow_interval_direction(struct json *j, const char *key, const struct flow *fl, enum flow_dir d,
+static void json_flow_interval_direction(struct tcpav_json *j, const char *key, const struct flow *fl, enum flow_dir d,
 					 double seconds)
 {
 	const struct flow_interval *iv = &fl->interval;
 
-	json_object(j, key);
-	json_u64(j, "packets", iv->packets[d]);
-	json_u64(j, "payload_bytes", iv->payload_bytes[d]);
-	json_u64(j, "goodput_bytes", iv->goodput_bytes[d]);
-	json_number(j, "goodput_bps", rate_bps(iv->goodput_bytes[d], seconds));
+	tcpav_json_object_begin(j, key);
+	tcpav_json_u64(j, "packets", iv->packets[d]);
+	tcpav_json_u64(j, "payload_bytes", iv->payload_bytes[d]);
+	tcpav_json_u64(j, "goodput_bytes", iv->goodput_bytes[d]);
+	tcpav_json_number(j, "goodput_bps", rate_bps(iv->goodput_bytes[d], seconds));
 	if (fl->tcp) {
-		json_u64(j, "retransmissions", iv->retransmissions[d]);
-		json_u64(j, "dup_acks", iv->dup_acks[d]);
+		tcpav_json_u64(j, "retransmissions", iv->retransmissions[d]);
+		tcpav_json_u64(j, "dup_acks", iv->dup_acks[d]);
 	}
-	json_object_end(j);
+	tcpav_json_object_end(j);
 }
 
-static void json_flow_interval(struct json *j, const struct report_view *v, const struct flow *fl)
+static void json_flow_interval(struct tcpav_json *j, const struct report_view *v, const struct flow *fl)
 {
 	double seconds = v->t_end - v->t_start;
 	double goodput_bps = rate_bps(max_u64(fl->interval.goodput_bytes[0], fl->interval.goodput_bytes[1]), seconds);
 
-	json_object(j, NULL);
+	tcpav_json_object_begin(j, NULL);
 	json_flow_identity(j, fl);
 	json_flow_interval_direction(j, "a_to_b", fl, FLOW_A_TO_B, seconds);
 	json_flow_interval_direction(j, "b_to_a", fl, FLOW_B_TO_A, seconds);
-	json_number(j, "goodput_bps", goodput_bps);
+	tcpav_json_number(j, "goodput_bps", goodput_bps);
 	json_flow_target(j, v, fl, goodput_bps);
-	json_object_end(j);
+	tcpav_json_object_end(j);
 }
 
 /* ---- stations ---- */
 
-static void json_station_identity(struct json *j, const struct station *s)
+static void json_station_identity(struct tcpav_json *j, const struct station *s)
 {
 	char name[64];
 
 	station_format(s, name, sizeof(name));
-	json_u64(j, "id", s->id);
-	json_string(j, s->key.kind == STATION_BY_MAC ? "mac" : "addr", name);
-	json_string(j, "role", s->is_ap ? "ap" : "station");
+	tcpav_json_u64(j, "id", s->id);
+	tcpav_json_string(j, s->key.kind == STATION_BY_MAC ? "mac" : "addr", name);
+	tcpav_json_string(j, "role", s->is_ap ? "ap" : "station");
 }
 
-static void json_rates(struct json *j, const char *key, const struct station_rates *r)
+static void json_rates(struct tcpav_json *j, const char *key, const struct station_rates *r)
 {
-	json_array(j, key);
+	tcpav_json_array_begin(j, key);
 	for (unsigned i = 0; i < STATION_RATE_SLOTS && r->slot[i].frames; i++) {
-		json_object(j, NULL);
-		json_u64(j, "rate_kbps", r->slot[i].rate_kbps);
-		json_u64(j, "frames", r->slot[i].frames);
-		json_object_end(j);
+		tcpav_json_object_begin(j, NULL);
+		tcpav_json_u64(j, "rate_kbps", r->slot[i].rate_kbps);
+		tcpav_json_u64(j, "frames", r->slot[i].frames);
+		tcpav_json_object_end(j);
 	}
 	if (r->other_frames) {
-		json_object(j, NULL);
-		json_string(j, "rate_kbps", NULL);
-		json_u64(j, "frames", r->other_frames);
-		json_object_end(j);
+		tcpav_json_object_begin(j, NULL);
+		tcpav_json_string(j, "rate_kbps", NULL);
+		tcpav_json_u64(j, "frames", r->other_frames);
+		tcpav_json_object_end(j);
 	}
-	json_array_end(j);
+	tcpav_json_array_end(j);
 }
 
-static void json_station(struct json *j, const struct report_view *v, const struct station *s)
+static void json_station(struct tcpav_json *j, const struct report_view *v, const struct station *s)
 {
 	double seconds = v->last_ts - v->first_ts;
 
-	json_object(j, NULL);
+	tcpav_json_object_begin(j, NULL);
 	json_station_identity(j, s);
 	json_time(j, "first_ts", s->first_ts);
 	json_time(j, "last_ts", s->last_ts);
-	json_u64(j, "tx_frames", s->tx_frames);
-	json_u64(j, "rx_frames", s->rx_frames);
-	json_u64(j, "tx_bytes", s->tx_bytes);
-	json_u64(j, "rx_bytes", s->rx_bytes);
-	json_u64(j, "tx_data_frames", s->tx_data_frames);
-	json_u64(j, "rx_data_frames", s->rx_data_frames);
-	json_u64(j, "tx_data_bytes", s->tx_data_bytes);
-	json_u64(j, "rx_data_bytes", s->rx_data_bytes);
-	json_u64(j, "retries", s->retries);
-	json_u64(j, "tx_data_retries", s->tx_data_retries);
-	json_u64(j, "rx_data_retries", s->rx_data_retries);
-	json_u64(j, "data_retries", s->tx_data_retries + s->rx_data_retries);
-	json_number(j, "retry_ratio", station_retry_ratio(s));
-	json_u64(j, "airtime_us", s->tx_airtime_us + s->rx_airtime_us);
-	json_u64(j, "tx_airtime_us", s->tx_airtime_us);
-	json_u64(j, "rx_airtime_us", s->rx_airtime_us);
-	json_u64(j, "tx_data_airtime_us", s->tx_data_airtime_us);
-	json_u64(j, "rx_data_airtime_us", s->rx_data_airtime_us);
-	json_number(j, "signal_dbm", s->signal_frames ? s->signal_dbm_sum / (double)s->signal_frames : NAN);
-	json_u64(j, "tx_payload_bytes", s->tx_payload_bytes);
-	json_u64(j, "rx_payload_bytes", s->rx_payload_bytes);
-	json_u64(j, "tx_goodput_bytes", s->tx_goodput_bytes);
-	json_u64(j, "rx_goodput_bytes", s->rx_goodput_bytes);
-	json_number(j, "tx_goodput_bps", rate_bps(s->tx_goodput_bytes, seconds));
-	json_number(j, "rx_goodput_bps", rate_bps(s->rx_goodput_bytes, seconds));
-	json_u64(j, "uplink_tcp_acks", s->uplink_tcp_acks);
-	json_u64(j, "mac_payload_frames", s->mac_payload_frames);
-	json_object(j, "rate_histogram");
+	tcpav_json_u64(j, "tx_frames", s->tx_frames);
+	tcpav_json_u64(j, "rx_frames", s->rx_frames);
+	tcpav_json_u64(j, "tx_bytes", s->tx_bytes);
+	tcpav_json_u64(j, "rx_bytes", s->rx_bytes);
+	tcpav_json_u64(j, "tx_data_frames", s->tx_data_frames);
+	tcpav_json_u64(j, "rx_data_frames", s->rx_data_frames);
+	tcpav_json_u64(j, "tx_data_bytes", s->tx_data_bytes);
+	tcpav_json_u64(j, "rx_data_bytes", s->rx_data_bytes);
+	tcpav_json_u64(j, "retries", s->retries);
+	tcpav_json_u64(j, "tx_data_retries", s->tx_data_retries);
+	tcpav_json_u64(j, "rx_data_retries", s->rx_data_retries);
+	tcpav_json_u64(j, "data_retries", s->tx_data_retries + s->rx_data_retries);
+	tcpav_json_number(j, "retry_ratio", station_retry_ratio(s));
+	tcpav_json_u64(j, "airtime_us", s->tx_airtime_us + s->rx_airtime_us);
+	tcpav_json_u64(j, "tx_airtime_us", s->tx_airtime_us);
+	tcpav_json_u64(j, "rx_airtime_us", s->rx_airtime_us);
+	tcpav_json_u64(j, "tx_data_airtime_us", s->tx_data_airtime_us);
+	tcpav_json_u64(j, "rx_data_airtime_us", s->rx_data_airtime_us);
+	tcpav_json_number(j, "signal_dbm", s->signal_frames ? s->signal_dbm_sum / (double)s->signal_frames : NAN);
+	tcpav_json_u64(j, "tx_payload_bytes", s->tx_payload_bytes);
+	tcpav_json_u64(j, "rx_payload_bytes", s->rx_payload_bytes);
+	tcpav_json_u64(j, "tx_goodput_bytes", s->tx_goodput_bytes);
+	tcpav_json_u64(j, "rx_goodput_bytes", s->rx_goodput_bytes);
+	tcpav_json_number(j, "tx_goodput_bps", rate_bps(s->tx_goodput_bytes, seconds));
+	tcpav_json_number(j, "rx_goodput_bps", rate_bps(s->rx_goodput_bytes, seconds));
+	tcpav_json_u64(j, "uplink_tcp_acks", s->uplink_tcp_acks);
+	tcpav_json_u64(j, "mac_payload_frames", s->mac_payload_frames);
+	tcpav_json_object_begin(j, "rate_histogram");
 	json_rates(j, "tx", &s->tx_rates);
 	json_rates(j, "rx", &s->rx_rates);
-	json_object_end(j);
-	json_object_end(j);
+	tcpav_json_object_end(j);
+	tcpav_json_object_end(j);
 }
 
-static void json_station_interval(struct json *j, const struct report_view *v, const struct station *s)
+static void json_station_interval(struct tcpav_json *j, const struct report_view *v, const struct station *s)
 {
 	const struct station_interval *iv = &s->interval;
 	double seconds = v->t_end - v->t_start;
 
-	json_object(j, NULL);
+	tcpav_json_object_begin(j, NULL);
 	json_station_identity(j, s);
-	json_u64(j, "frames", iv->frames);
-	json_u64(j, "tx_payload_bytes", iv->tx_payload_bytes);
-	json_u64(j, "rx_payload_bytes", iv->rx_payload_bytes);
-	json_number(j, "tx_goodput_bps", rate_bps(iv->tx_goodput_bytes, seconds));
-	json_number(j, "rx_goodput_bps", rate_bps(iv->rx_goodput_bytes, seconds));
-	json_u64(j, "airtime_us", iv->airtime_us);
-	json_u64(j, "data_frames", iv->data_frames);
-	json_u64(j, "data_retries", iv->data_retries);
-	json_object_end(j);
+	tcpav_json_u64(j, "frames", iv->frames);
+	tcpav_json_u64(j, "tx_payload_bytes", iv->tx_payload_bytes);
+	tcpav_json_u64(j, "rx_payload_bytes", iv->rx_payload_bytes);
+	tcpav_json_number(j, "tx_goodput_bps", rate_bps(iv->tx_goodput_bytes, seconds));
+	tcpav_json_number(j, "rx_goodput_bps", rate_bps(iv->rx_goodput_bytes, seconds));
+	tcpav_json_u64(j, "airtime_us", iv->airtime_us);
+	tcpav_json_u64(j, "data_frames", iv->data_frames);
+	tcpav_json_u64(j, "data_retries", iv->data_retries);
+	tcpav_json_object_end(j);
 }
 
 /* ---- records ---- */
 
-static void json_fairness(struct json *j, const struct report_fairness *f)
+static void json_fairness(struct tcpav_json *j, const struct report_fairness *f)
 {
-	json_object(j, "fairness");
-	json_number(j, "jain_goodput", f->jain_goodput);
-	json_number(j, "jain_airtime", f->jain_airtime);
-	json_number(j, "fair_share_bps", f->fair_share_bps);
-	json_number(j, "fair_share_flow_bps", f->fair_share_flow_bps);
-	json_u64(j, "active_stations", f->active_stations);
-	json_u64(j, "active_flows", f->active_flows);
-	json_object_end(j);
+	tcpav_json_object_begin(j, "fairness");
+	tcpav_json_number(j, "jain_goodput", f->jain_goodput);
+	tcpav_json_number(j, "jain_airtime", f->jain_airtime);
+	tcpav_json_number(j, "fair_share_bps", f->fair_share_bps);
+	tcpav_json_number(j, "fair_share_flow_bps", f->fair_share_flow_bps);
+	tcpav_json_u64(j, "active_stations", f->active_stations);
+	tcpav_json_u64(j, "active_flows", f->active_flows);
+	tcpav_json_object_end(j);
 }
 
-static void json_capacity(struct json *j, const struct report_view *v)
+static void json_capacity(struct tcpav_json *j, const struct report_view *v)
 {
-	json_number(j, "capacity_bps", v->capacity_bps);
-	json_string(j, "capacity_source", v->capacity_source);
+	tcpav_json_number(j, "capacity_bps", v->capacity_bps);
+	tcpav_json_string(j, "capacity_source", v->capacity_source);
 }
 
-static void json_capture(struct json *j, const struct report_view *v)
+static void json_capture(struct tcpav_json *j, const struct report_view *v)
 {
 	const struct capture_info *ci = v->capture;
 
-	json_object(j, "capture");
+	tcpav_json_object_begin(j, "capture");
 	if (ci) {
-		json_string(j, "link_type", ci->link_name);
-		json_u64(j, "dlt", (uint64_t)(ci->dlt < 0 ? 0 : ci->dlt));
-		json_u64(j, "packets", ci->packets);
-		json_u64(j, "bytes", ci->bytes);
+		tcpav_json_string(j, "link_type", ci->link_name);
+		tcpav_json_u64(j, "dlt", (uint64_t)(ci->dlt < 0 ? 0 : ci->dlt));
+		tcpav_json_u64(j, "packets", ci->packets);
+		tcpav_json_u64(j, "bytes", ci->bytes);
 		json_time(j, "first_ts", ci->packets ? ci->first_ts : NAN);
 		json_time(j, "last_ts", ci->packets ? ci->last_ts : NAN);
 		json_time(j, "duration_s", ci->packets ? ci->last_ts - ci->first_ts : NAN);
 		if (ci->have_drops) {
-			json_u64(j, "pcap_received", ci->pcap_received);
-			json_u64(j, "pcap_dropped", ci->pcap_dropped);
-			json_u64(j, "pcap_if_dropped", ci->pcap_if_dropped);
+			tcpav_json_u64(j, "pcap_received", ci->pcap_received);
+			tcpav_json_u64(j, "pcap_dropped", ci->pcap_dropped);
+			tcpav_json_u64(j, "pcap_if_dropped", ci->pcap_if_dropped);
 		}
 	} else {
-		json_string(j, "link_type", NULL);
-		json_u64(j, "packets", v->frames);
-		json_u64(j, "bytes", v->bytes);
+		tcpav_json_string(j, "link_type", NULL);
+		tcpav_json_u64(j, "packets", v->frames);
+		tcpav_json_u64(j, "bytes", v->bytes);
 		json_time(j, "first_ts", v->first_ts);
 		json_time(j, "last_ts", v->last_ts);
 		json_time(j, "duration_s", v->last_ts - v->first_ts);
 	}
-	json_object(j, "malformed");
+	tcpav_json_object_begin(j, "malformed");
 	for (int r = MAL_NONE + 1; r < MAL_REASONS; r++)
-		json_u64(j, malformed_reason_name((enum malformed_reason)r), ci ? ci->malformed[r] : 0);
-	json_object_end(j);
-	json_object_end(j);
+		tcpav_json_u64(j, malformed_reason_name((enum malformed_reason)r), ci ? ci->malformed[r] : 0);
+	tcpav_json_object_end(j);
+	tcpav_json_object_end(j);
 }
 
 void report_summary_json(FILE *out, const struct report_view *v)
 {
-	struct json j = {.out = out};
+	struct tcpav_json j;
 
-	json_object(&j, NULL);
-	json_string(&j, "type", "summary");
+	tcpav_json_init(&j, out);
+
+	tcpav_json_object_begin(&j, NULL);
+	tcpav_json_string(&j, "type", "summary");
 	json_capture(&j, v);
-	json_object(&j, "analysis");
-	json_u64(&j, "frames", v->frames);
-	json_u64(&j, "bytes", v->bytes);
-	json_u64(&j, "ip_packets", v->ip_packets);
-	json_u64(&j, "tcp_packets", v->tcp_packets);
-	json_u64(&j, "udp_packets", v->udp_packets);
-	json_u64(&j, "other_packets", v->other_packets);
-	json_object_end(&j);
-	json_object(&j, "duplicates_removed");
-	json_u64(&j, "link_copies", v->link_copies_removed);
-	json_u64(&j, "wlan_retries", v->wlan_retries_removed);
-	json_object_end(&j);
-	json_object(&j, "evictions");
-	json_u64(&j, "flows", v->flow_evictions);
-	json_u64(&j, "stations", v->station_evictions);
-	json_object_end(&j);
+	tcpav_json_object_begin(&j, "analysis");
+	tcpav_json_u64(&j, "frames", v->frames);
+	tcpav_json_u64(&j, "bytes", v->bytes);
+	tcpav_json_u64(&j, "ip_packets", v->ip_packets);
+	tcpav_json_u64(&j, "tcp_packets", v->tcp_packets);
+	tcpav_json_u64(&j, "udp_packets", v->udp_packets);
+	tcpav_json_u64(&j, "other_packets", v->other_packets);
+	tcpav_json_object_end(&j);
+	tcpav_json_object_begin(&j, "duplicates_removed");
+	tcpav_json_u64(&j, "link_copies", v->link_copies_removed);
+	tcpav_json_u64(&j, "wlan_retries", v->wlan_retries_removed);
+	tcpav_json_object_end(&j);
+	tcpav_json_object_begin(&j, "evictions");
+	tcpav_json_u64(&j, "flows", v->flow_evictions);
+	tcpav_json_u64(&j, "stations", v->station_evictions);
+	tcpav_json_object_end(&j);
 	json_capacity(&j, v);
 	json_fairness(&j, &v->fairness);
-	json_array(&j, "flows");
+	tcpav_json_array_begin(&j, "flows");
 	for (size_t i = 0; i < v->n_flows; i++)
 		json_flow(&j, v, v->flows[i]);
-	json_array_end(&j);
-	json_array(&j, "stations");
+	tcpav_json_array_end(&j);
+	tcpav_json_array_begin(&j, "stations");
 	for (size_t i = 0; i < v->n_stations; i++)
 		json_station(&j, v, v->stations[i]);
-	json_array_end(&j);
-	json_object_end(&j);
-	json_end_line(&j);
+	tcpav_json_array_end(&j);
+	tcpav_json_object_end(&j);
+	tcpav_json_end_line(&j);
 }
 
 void report_interval_json(FILE *out, const struct report_view *v)
 {
-	struct json j = {.out = out};
+	struct tcpav_json j;
 
-	json_object(&j, NULL);
-	json_string(&j, "type", "interval");
+	tcpav_json_init(&j, out);
+
+	tcpav_json_object_begin(&j, NULL);
+	tcpav_json_string(&j, "type", "interval");
 	json_time(&j, "t_start", v->t_start);
 	json_time(&j, "t_end", v->t_end);
 	json_capacity(&j, v);
 	json_fairness(&j, &v->fairness);
-	json_array(&j, "flows");
+	tcpav_json_array_begin(&j, "flows");
 	for (size_t i = 0; i < v->n_flows; i++)
 		json_flow_interval(&j, v, v->flows[i]);
-	json_array_end(&j);
-	json_array(&j, "stations");
+	tcpav_json_array_end(&j);
+	tcpav_json_array_begin(&j, "stations");
 	for (size_t i = 0; i < v->n_stations; i++)
 		json_station_interval(&j, v, v->stations[i]);
-	json_array_end(&j);
-	json_object_end(&j);
-	json_end_line(&j);
+	tcpav_json_array_end(&j);
+	tcpav_json_object_end(&j);
+	tcpav_json_end_line(&j);
 }
 
 /* ---- CSV ---- */
@@ -467,7 +389,7 @@ void report_interval_json(FILE *out, const struct report_view *v)
  * interval; cells that do not apply to a row's kind are empty. */
 static const char csv_header[] =
 	"interval_start,interval_end,kind,id,name,peer,proto,"
-	"goodput_a_to_b_bps,goodput_b_to_a_bps,retransmissions,dup_acks,target_bps,avr_pct,nrt_pct,"
+	"goodput_a_to_b_bps,goodput_b_to_a_bps,retransmissions,dup_acks,target_bps,avr,nrt,"
 	"tx_goodput_bps,rx_goodput_bps,airtime_us,data_retries,"
 	"jain_goodput,jain_airtime,fair_share_bps,active_stations,active_flows,capacity_bps\n";
 
@@ -509,8 +431,8 @@ void report_interval_csv(FILE *out, const struct report_view *v, bool header)
 			double target = (double)v->targets[fl->target].rate_bps;
 
 			csv_number(out, target);
-			csv_number(out, tcpav_avr_pct(ab > ba ? ab : ba, target));
-			csv_number(out, tcpav_nrt_pct(target, v->capacity_bps));
+			csv_number(out, tcpav_avr(ab > ba ? ab : ba, target));
+			csv_number(out, tcpav_nrt(target, v->capacity_bps));
 		} else {
 			csv_empty(out, 3);
 		}

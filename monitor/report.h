@@ -7,7 +7,8 @@
  * NRT) and never keeping state of its own.
  *
  * Numbers are JSON numbers; undefined ones (NaN, no samples) are null.
- * Rates are bit/s; AVR and NRT are percent (metrics.h); times are seconds,
+ * Rates are bit/s; AVR and NRT are ratios (metrics.h; the table shows them
+ * in percent); times are seconds,
  * RTTs and inter-arrival times milliseconds.
  */
 #ifndef AVMON_REPORT_H

@@ -3,8 +3,9 @@
  * metrics.h - the one implementation of the project's metrics (DESIGN.md
  * section 2). Rates are bits per second.
  *
- *   AVR  = goodput / target, in %, not clipped
- *   NRT  = target / EB, in %
+ *   AVR  = goodput / target, a ratio (1 = target met), not clipped
+ *   NRT  = target / EB, a ratio
+ *   (the _pct forms: the same times 100, for tables)
  *   fair share = EB / N active entities
  *   Jain = (sum x)^2 / (n * sum x^2)
  *   benefit B = (X - X_base) / X_base
@@ -23,6 +24,8 @@
 extern "C" {
 #endif
 
+double tcpav_avr(double goodput_bps, double target_bps);
+double tcpav_nrt(double target_bps, double eb_bps);
 double tcpav_avr_pct(double goodput_bps, double target_bps);
 double tcpav_nrt_pct(double target_bps, double eb_bps);
 double tcpav_fair_share_bps(double eb_bps, size_t active);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * flows.c - tcpavctl flows: the tcp_av flows of this host with their
- * target, delivered rate, AVR and the control law's state, read from the
+ * target, goodput (delivery rate), AVR and the control law's state, read from the
  * pinned map tcp_av refreshes once per round trip (the kernel refuses
  * get_info for BPF congestion controls, so ss cannot show them).
  */
@@ -57,28 +57,51 @@ static void flag_text(__u32 flags, char *buf, size_t size)
 		buf[strlen(buf) - 1] = '\0';
 }
 
-static void print_flow(const struct tcpav_flow_info *f, bool json, bool first)
+/* The names and units of avmon's JSON (README, glossary): goodput_bps is
+ * the sender's smoothed delivery rate, avr a ratio, null without a target. */
+static void flow_json(struct tcpav_json *j, const struct tcpav_flow_info *f, const char *src, const char *dst,
+		      const char *flags)
 {
-	char src[64], dst[64], flags[64], t[24], d[24];
+	tcpav_json_object_begin(j, NULL);
+	tcpav_json_string(j, "src", src);
+	tcpav_json_string(j, "dst", dst);
+	tcpav_json_u64(j, "target_bps", f->target_bps);
+	tcpav_json_u64(j, "goodput_bps", f->delivered_bps);
+	if (f->target_bps)
+		tcpav_json_fixed(j, "avr", f->avr_permille / 1000.0, 3);
+	else
+		tcpav_json_null(j, "avr");
+	tcpav_json_u64(j, "cwnd", f->cwnd);
+	tcpav_json_u64(j, "g", f->g_wnd);
+	tcpav_json_u64(j, "e", f->e_wnd);
+	tcpav_json_fixed(j, "gain", f->gain_q8 / 256.0, 3);
+	tcpav_json_u64(j, "srtt_us", f->srtt_us);
+	tcpav_json_u64(j, "mss", f->mss);
+	tcpav_json_u64(j, "bw_est_bps", f->bw_est_bps);
+	tcpav_json_u64(j, "valve_cap_bps", f->valve_cap_bps);
+	tcpav_json_u64(j, "rounds", f->rounds);
+	tcpav_json_u64(j, "loss_events", f->loss_events);
+	tcpav_json_bool(j, "infeasible", f->flags & TCPAV_F_INFEASIBLE);
+	tcpav_json_string(j, "flags", flags);
+	tcpav_json_object_end(j);
+}
+
+static void print_flow(struct tcpav_json *j, const struct tcpav_flow_info *f)
+{
+	char src[64], dst[64], flags[64], t[24], d[24], avr[16] = "-";
 
 	endpoint_text(f->key.family, f->key.saddr, f->key.sport, src, sizeof(src));
 	endpoint_text(f->key.family, f->key.daddr, f->key.dport, dst, sizeof(dst));
 	flag_text(f->flags, flags, sizeof(flags));
-	if (json) {
-		printf("%s{\"src\":\"%s\",\"dst\":\"%s\",\"target_bps\":%llu,\"delivered_bps\":%llu,"
-		       "\"avr\":%.3f,\"cwnd\":%u,\"g\":%u,\"e\":%u,\"gain\":%.3f,\"srtt_us\":%u,\"mss\":%u,"
-		       "\"bw_est_bps\":%llu,\"valve_cap_bps\":%llu,\"rounds\":%u,\"loss_events\":%u,"
-		       "\"infeasible\":%s,\"flags\":\"%s\"}",
-		       first ? "" : ",", src, dst, (unsigned long long)f->target_bps,
-		       (unsigned long long)f->delivered_bps, f->avr_permille / 10.0, f->cwnd, f->g_wnd, f->e_wnd,
-		       f->gain_q8 / 256.0, f->srtt_us, f->mss, (unsigned long long)f->bw_est_bps,
-		       (unsigned long long)f->valve_cap_bps, f->rounds, f->loss_events,
-		       f->flags & TCPAV_F_INFEASIBLE ? "true" : "false", flags);
+	if (j) {
+		flow_json(j, f, src, dst, flags);
 		return;
 	}
-	printf("%-22s %-22s %12s %12s %6.1f%% %6u %6u %6u %5.2f %8.1f  %s\n", src, dst,
+	if (f->target_bps)
+		snprintf(avr, sizeof(avr), "%.1f", f->avr_permille / 10.0);
+	printf("%-22s %-22s %12s %12s %6s %6u %6u %6u %5.2f %8.1f  %s\n", src, dst,
 	       f->target_bps ? tcpav_format_rate(f->target_bps, t, sizeof(t)) : "-",
-	       tcpav_format_rate(f->delivered_bps, d, sizeof(d)), f->avr_permille / 10.0, f->cwnd, f->g_wnd, f->e_wnd,
+	       tcpav_format_rate(f->delivered_bps, d, sizeof(d)), avr, f->cwnd, f->g_wnd, f->e_wnd,
 	       f->gain_q8 / 256.0, f->srtt_us / 1000.0, flags);
 }
 
@@ -86,24 +109,27 @@ static int print_table(int fd, bool json)
 {
 	struct tcpav_flow_key key, next;
 	struct tcpav_flow_info info;
-	bool first = true;
+	struct tcpav_json j;
 	void *prev = NULL;
 
-	if (json)
-		printf("[");
-	else
-		printf("%-22s %-22s %12s %12s %7s %6s %6s %6s %5s %8s  %s\n", "LOCAL", "PEER", "TARGET", "DELIVERED",
-		       "AVR", "CWND", "G", "E", "GAIN", "SRTT(ms)", "FLAGS");
+	if (json) {
+		tcpav_json_init(&j, stdout);
+		tcpav_json_array_begin(&j, NULL);
+	} else {
+		printf("%-22s %-22s %12s %12s %6s %6s %6s %6s %5s %8s  %s\n", "LOCAL", "PEER", "TARGET", "GOODPUT",
+		       "AVR%", "CWND", "G", "E", "GAIN", "SRTT(ms)", "FLAGS");
+	}
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
 		key = next;
 		prev = &key;
 		if (bpf_map_lookup_elem(fd, &key, &info) < 0)
 			continue; /* the flow ended between the two calls */
-		print_flow(&info, json, first);
-		first = false;
+		print_flow(json ? &j : NULL, &info);
 	}
-	if (json)
-		printf("]\n");
+	if (json) {
+		tcpav_json_array_end(&j);
+		tcpav_json_end_line(&j);
+	}
 	fflush(stdout);
 	return 0;
 }

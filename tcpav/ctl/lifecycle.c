@@ -252,13 +252,19 @@ int cmd_status(struct ctl *ctl, int argc, char **argv)
 	bool foreign = !loaded && ctl_cc_available(TCPAV_CC_NAME);
 
 	if (json) {
-		printf("{\"loaded\":%s,\"registered\":%s,\"policy_attached\":%s,\"pin_dir\":",
-		       loaded ? "true" : "false", ctl_cc_available(TCPAV_CC_NAME) ? "true" : "false",
-		       policy ? "true" : "false");
-		tcpav_json_string(stdout, ctl->pin_dir);
-		printf(",\"cgroup_root\":");
-		tcpav_json_string(stdout, ctl_cgroup_root() ? ctl_cgroup_root() : "");
-		printf(",\"rules\":%u,\"flows\":%u}\n", rules, flows);
+		struct tcpav_json j;
+
+		tcpav_json_init(&j, stdout);
+		tcpav_json_object_begin(&j, NULL);
+		tcpav_json_bool(&j, "loaded", loaded);
+		tcpav_json_bool(&j, "registered", ctl_cc_available(TCPAV_CC_NAME));
+		tcpav_json_bool(&j, "policy_attached", policy);
+		tcpav_json_string(&j, "pin_dir", ctl->pin_dir);
+		tcpav_json_string(&j, "cgroup_root", ctl_cgroup_root() ? ctl_cgroup_root() : "");
+		tcpav_json_u64(&j, "rules", rules);
+		tcpav_json_u64(&j, "flows", flows);
+		tcpav_json_object_end(&j);
+		tcpav_json_end_line(&j);
 		return 0;
 	}
 	if (!loaded) {

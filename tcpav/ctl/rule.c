@@ -220,8 +220,9 @@ static void addr_text(__u16 family, const __u32 *addr, __u8 len, char *buf, size
 static int rule_list(struct ctl *ctl, int argc, char **argv)
 {
 	struct tcpav_rule r;
-	bool json = false, first = true;
+	bool json = false;
 	char src[64], dst[64], rate[32];
+	struct tcpav_json j;
 	int fd;
 
 	for (int i = 1; i < argc; i++) {
@@ -232,10 +233,11 @@ static int rule_list(struct ctl *ctl, int argc, char **argv)
 	fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
 	if (fd < 0)
 		return 1;
+	tcpav_json_init(&j, stdout);
 	if (json)
-		printf("[");
+		tcpav_json_array_begin(&j, NULL);
 	else
-		printf("%-4s %-8s %-12s %-6s %-6s %-20s %-20s %s\n", "ID", "CC", "RATE", "SPORT", "DPORT", "SRC", "DST",
+		printf("%-4s %-8s %-12s %-6s %-6s %-20s %-20s %s\n", "ID", "CC", "TARGET", "SPORT", "DPORT", "SRC", "DST",
 		       "CGROUP");
 	for (__u32 i = 0; i < TCPAV_MAX_RULES; i++) {
 		if (bpf_map_lookup_elem(fd, &i, &r) < 0 || r.id == 0)
@@ -248,20 +250,22 @@ static int rule_list(struct ctl *ctl, int argc, char **argv)
 			addr_text(r.family, r.dst, r.dst_len, dst, sizeof(dst));
 		r.cc[sizeof(r.cc) - 1] = '\0';
 		if (json) {
-			printf("%s{\"id\":%u,\"cc\":\"%s\",\"rate_bps\":%llu", first ? "" : ",", r.id, r.cc,
-			       (unsigned long long)r.rate_bps);
+			/* rate_bps is the tcp_av target: target_bps, as in flows */
+			tcpav_json_object_begin(&j, NULL);
+			tcpav_json_u64(&j, "id", r.id);
+			tcpav_json_string(&j, "cc", r.cc);
+			tcpav_json_u64(&j, "target_bps", r.rate_bps);
 			if (r.match & TCPAV_M_SPORT)
-				printf(",\"sport\":%u", r.sport);
+				tcpav_json_u64(&j, "sport", r.sport);
 			if (r.match & TCPAV_M_DPORT)
-				printf(",\"dport\":%u", r.dport);
+				tcpav_json_u64(&j, "dport", r.dport);
 			if (r.match & TCPAV_M_SRC)
-				printf(",\"src\":\"%s\"", src);
+				tcpav_json_string(&j, "src", src);
 			if (r.match & TCPAV_M_DST)
-				printf(",\"dst\":\"%s\"", dst);
+				tcpav_json_string(&j, "dst", dst);
 			if (r.match & TCPAV_M_CGROUP)
-				printf(",\"cgroup_id\":%llu", (unsigned long long)r.cgroup_id);
-			printf("}");
-			first = false;
+				tcpav_json_u64(&j, "cgroup_id", r.cgroup_id);
+			tcpav_json_object_end(&j);
 			continue;
 		}
 		char sport[8] = "*", dport[8] = "*", cg[24] = "*";
@@ -275,8 +279,10 @@ static int rule_list(struct ctl *ctl, int argc, char **argv)
 		printf("%-4u %-8s %-12s %-6s %-6s %-20s %-20s %s\n", r.id, r.cc,
 		       r.rate_bps ? tcpav_format_rate(r.rate_bps, rate, sizeof(rate)) : "-", sport, dport, src, dst, cg);
 	}
-	if (json)
-		printf("]\n");
+	if (json) {
+		tcpav_json_array_end(&j);
+		tcpav_json_end_line(&j);
+	}
 	close(fd);
 	return 0;
 }

@@ -4,6 +4,20 @@
 
 #include "tcpav/metrics.h"
 
+double tcpav_avr(double goodput_bps, double target_bps)
+{
+	if (!(target_bps > 0.0) || goodput_bps < 0.0)
+		return NAN;
+	return goodput_bps / target_bps;
+}
+
+double tcpav_nrt(double target_bps, double eb_bps)
+{
+	if (!(eb_bps > 0.0) || target_bps < 0.0)
+		return NAN;
+	return target_bps / eb_bps;
+}
+
 double tcpav_avr_pct(double goodput_bps, double target_bps)
 {
 	if (!(target_bps > 0.0) || goodput_bps < 0.0)

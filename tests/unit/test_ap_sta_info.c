@@ -576,8 +576,8 @@ static void test_interval(void)
 	c = delta_of(&iv, MAC_C);
 	CHECK(rc == 0 && iv.n == 3 && a && b && c, "an interval over 3 stations");
 	CHECK(a && a->has_baseline && !a->reset && a->active, "A: baseline, no reset, active");
-	CHECK(a && near(a->rx_bps, 1e6, 1e-6) && near(a->tx_bps, 4e6, 1e-6) && near(a->goodput_bps, 5e6, 1e-6),
-	      "A: rx 1 Mbit/s, tx 4 Mbit/s, goodput 5 Mbit/s from byte deltas");
+	CHECK(a && near(a->rx_bps, 1e6, 1e-6) && near(a->tx_bps, 4e6, 1e-6) && near(a->l2_bps, 5e6, 1e-6),
+	      "A: up (rx) 1 Mbit/s, down (tx) 4 Mbit/s, link-layer 5 Mbit/s from byte deltas");
 	CHECK(a && near(a->airtime_us, 400000, 1e-9) && near(a->airtime_share, 0.8, 1e-12),
 	      "A: 0.4 s of airtime (tx + rx duration), 80 %% of the air");
 	CHECK(b && near(b->airtime_share, 0.2, 1e-12), "B: 20 %% of the air");
@@ -588,10 +588,10 @@ static void test_interval(void)
 		      isnan(c->retry_ratio),
 	      "C (new): no baseline, rates missing (NaN), not active");
 	CHECK(iv.departed == 1, "D (gone) counted as departed");
-	CHECK(iv.active == 2 && near(iv.goodput_sum_bps, 6e6, 1e-6), "2 active stations carried EB = 6 Mbit/s");
-	CHECK(near(iv.fair_share_bps, 3e6, 1e-6), "fair share = EB / active = 3 Mbit/s");
+	CHECK(iv.active == 2 && near(iv.total_l2_bps, 6e6, 1e-6), "2 active stations carried 6 Mbit/s in all");
+	CHECK(near(iv.mean_l2_bps, 3e6, 1e-6), "mean = total / active = 3 Mbit/s");
 	jain = (5.0 + 1.0) * (5.0 + 1.0) / (2.0 * (25.0 + 1.0));
-	CHECK(near(iv.jain_goodput, jain, 1e-12), "Jain of goodput (5, 1) = %.4f", jain);
+	CHECK(near(iv.jain_l2, jain, 1e-12), "Jain of link-layer rates (5, 1) = %.4f", jain);
 	jain = (0.4 + 0.1) * (0.4 + 0.1) / (2.0 * (0.16 + 0.01));
 	CHECK(near(iv.jain_airtime, jain, 1e-12), "Jain of airtime (0.4, 0.1) = %.4f", jain);
 
@@ -637,18 +637,18 @@ static void test_interval(void)
 	CHECK(rc == 0 && !iv.sta[0].active && iv.active == 0, "a station that carried nothing is not active");
 	CHECK(isnan(iv.sta[0].airtime_us) && isnan(iv.sta[0].retry_ratio),
 	      "durations or tx packets not reported: airtime and retry ratio missing, not 0");
-	CHECK(isnan(iv.fair_share_bps) && isnan(iv.jain_goodput) && isnan(iv.jain_airtime) && iv.goodput_sum_bps == 0,
+	CHECK(isnan(iv.mean_l2_bps) && isnan(iv.jain_l2) && isnan(iv.jain_airtime) && iv.total_l2_bps == 0,
 	      "no active station: fair share and Jain undefined (NaN)");
 	cur.sta[0].present &= ~(1u << SI_TX_BYTES);
 	rc = station_interval_compute(&prev, &cur, 1.0, &iv);
-	CHECK(rc == 0 && isnan(iv.sta[0].goodput_bps) && isnan(iv.sta[0].tx_bps) && !isnan(iv.sta[0].rx_bps),
-	      "tx bytes not reported: tx rate and goodput missing, rx rate known");
+	CHECK(rc == 0 && isnan(iv.sta[0].l2_bps) && isnan(iv.sta[0].tx_bps) && !isnan(iv.sta[0].rx_bps),
+	      "tx bytes not reported: tx rate and l2_bps missing, rx rate known");
 
 	CHECK(station_interval_compute(&prev, &cur, 0.0, &iv) == -NLE_INVAL, "elapsed 0 s: -NLE_INVAL");
 	CHECK(station_interval_compute(&prev, &cur, NAN, &iv) == -NLE_INVAL, "elapsed NaN: -NLE_INVAL");
 	station_table_clear(&cur);
 	rc = station_interval_compute(&prev, &cur, 1.0, &iv);
-	CHECK(rc == 0 && iv.n == 0 && iv.departed == 1 && isnan(iv.jain_goodput), "every station gone: 1 departed");
+	CHECK(rc == 0 && iv.n == 0 && iv.departed == 1 && isnan(iv.jain_l2), "every station gone: 1 departed");
 
 	station_interval_free(&iv);
 	station_table_free(&prev);
@@ -708,8 +708,8 @@ static void test_report(void)
 	CHECK(strstr(out, "\"type\":\"stations\"") && strstr(out, "\"mac\":\"02:00:00:00:00:0a\"") &&
 		      strstr(out, "\"signal_dbm\":-50"),
 	      "JSON: type, mac, signal");
-	CHECK(strstr(out, "\"tx_bytes\":null") && strstr(out, "\"tx_bitrate\":null") &&
-		      strstr(out, "\"airtime_weight\":null") && !strstr(out, "\"tx_bytes\":0"),
+	CHECK(strstr(out, "\"down_bytes\":null") && strstr(out, "\"down_bitrate\":null") &&
+		      strstr(out, "\"airtime_weight\":null") && !strstr(out, "\"down_bytes\":0"),
 	      "JSON: missing counters are null, not 0");
 	CHECK(strchr(out, '\n') == out + strlen(out) - 1, "JSON: one line");
 	free(out);
@@ -731,10 +731,10 @@ static void test_report(void)
 	station_interval_compute(&prev, &tab, 1.0, &iv);
 	args.fmt = STA_REPORT_JSON;
 	out = capture(write_interval, &args);
-	CHECK(strstr(out, "\"type\":\"interval\"") && strstr(out, "\"rx_bps\":null") &&
-		      strstr(out, "\"jain_goodput\":null") && strstr(out, "\"fair_share_bps\":null") &&
+	CHECK(strstr(out, "\"type\":\"interval\"") && strstr(out, "\"up_l2_bps\":null") &&
+		      strstr(out, "\"jain_l2\":null") && strstr(out, "\"mean_l2_bps\":null") &&
 		      strstr(out, "\"fairness\":{") && strstr(out, "\"departed\":0"),
-	      "interval JSON: unknown rates and undefined Jain/fair share are null");
+	      "interval JSON: unknown rates and undefined Jain/mean are null");
 	free(out);
 
 	/* an interval with numbers */
@@ -746,10 +746,12 @@ static void test_report(void)
 	station_table_add(&tab, &s);
 	station_interval_compute(&prev, &tab, 1.0, &iv);
 	out = capture(write_interval, &args);
-	CHECK(strstr(out, "\"rx_bps\":1000000") && strstr(out, "\"goodput_bps\":2000000") &&
-		      strstr(out, "\"airtime_share\":1.0000") && strstr(out, "\"jain_goodput\":1.0000") &&
-		      strstr(out, "\"fair_share_bps\":2000000"),
-	      "interval JSON: rates, share, Jain, fair share");
+	CHECK(strstr(out, "\"up_l2_bps\":1000000") && strstr(out, "\"l2_bps\":2000000") &&
+		      strstr(out, "\"airtime_share\":1.0000") && strstr(out, "\"jain_l2\":1.0000") &&
+		      strstr(out, "\"mean_l2_bps\":2000000") && strstr(out, "\"total_l2_bps\":2000000") &&
+		      strstr(out, "\"active_stations\":1") && !strstr(out, "goodput") && !strstr(out, "eb_bps") &&
+		      !strstr(out, "fair_share"),
+	      "interval JSON: rates, share, Jain, total and mean under the glossary's names");
 	free(out);
 	args.fmt = STA_REPORT_CSV;
 	out = capture(write_interval, &args);
@@ -760,6 +762,81 @@ static void test_report(void)
 
 	station_interval_free(&iv);
 	station_table_free(&tab);
+	station_table_free(&prev);
+}
+
+/* jq accepts TEXT (JSON lines) and FILTER is true of the array of its
+ * lines (jq -s): 1; 0 when not; -1 when jq cannot be run. */
+static int jq_true(const char *text, const char *filter)
+{
+	char cmd[1024];
+	FILE *p;
+	int rc;
+
+	if (system("command -v jq >/dev/null 2>&1") != 0)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "jq -e -s '%s' >/dev/null 2>&1", filter);
+	p = popen(cmd, "w");
+	if (!p)
+		return -1;
+	fputs(text, p);
+	rc = pclose(p);
+	return rc == 0;
+}
+
+/* Every line of apstat's JSON parses (jq) and is named as the README's
+ * glossary says: an interface name that needs escaping, no "goodput",
+ * "eb_bps" or "fair_share" (nl80211 tells none of them), and directions
+ * as down/up. */
+static void test_report_jq(void)
+{
+	static const char ifname[] = "wl\"an\\0\x01" "caf\xc3\xa9\xff";
+	static const char no_claims[] =
+		"[paths | .[-1] | strings | select(test(\"goodput|eb_bps|fair_share|^tx_|^rx_\"))] | length == 0";
+	struct station_table prev = {0}, cur = {0};
+	struct station_interval iv = {0};
+	struct station_info s;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ok;
+
+	s = sta(MAC_A, 0, 0, 0, 0, 0, 0, 1);
+	station_table_add(&prev, &s);
+	s = sta(MAC_A, 125000, 250000, 10, 2, 1000, 500, 2);
+	s.present |= 1u << SI_TX_BITRATE;
+	s.tx_rate.kbps_present = true;
+	s.tx_rate.kbps = 54000;
+	station_table_add(&cur, &s);
+	station_interval_compute(&prev, &cur, 1.0, &iv);
+	f = open_memstream(&out, &len);
+	if (!f)
+		abort();
+	sta_report_stations(f, STA_REPORT_JSON, ifname, 1700000000.0, &cur, true);
+	sta_report_interval(f, STA_REPORT_JSON, ifname, 1700000001.0, &iv, true);
+	fclose(f);
+
+	ok = jq_true(out, "true");
+	if (ok < 0) {
+		printf("skip %d - jq not installed: apstat JSON not parsed\n", ++check_count);
+	} else {
+		CHECK(ok, "apstat JSON lines parse (jq)");
+		CHECK(jq_true(out, ".[0].type == \"stations\" and .[0].ifname == \"wl\\\"an\\\\0\\u0001caf\xc3\xa9\\u00ff\""),
+		      "the interface name comes back escaped: quote, backslash, control byte, UTF-8, invalid byte");
+		CHECK(jq_true(out, no_claims), "no goodput, eb_bps, fair_share or tx_/rx_ names in apstat's JSON");
+		CHECK(jq_true(out, ".[0].stations[0] | .down_bytes == 250000 and "
+				   ".up_bytes == 125000 and .down_bitrate.kbps == 54000 and .down_retries == 2 and "
+				   ".down_airtime_us == 1000 and .up_airtime_us == 500"),
+		      "station dump: down = nl80211's tx (AP to station), up = its rx");
+		CHECK(jq_true(out, ".[1].type == \"interval\" and (.[1].stations[0] | .down_l2_bps == 2000000 and "
+				   ".up_l2_bps == 1000000 and .l2_bps == 3000000 and .down_retry_ratio == 0.1667) and "
+				   "(.[1].fairness | .total_l2_bps == 3000000 and .mean_l2_bps == 3000000 and "
+				   ".active_stations == 1 and .jain_l2 == 1 and .departed == 0)"),
+		      "interval: l2 rates down, up and both; total, mean, Jain across stations");
+	}
+	free(out);
+	station_interval_free(&iv);
+	station_table_free(&cur);
 	station_table_free(&prev);
 }
 
@@ -836,6 +913,7 @@ int main(void)
 	test_mutations();
 	test_interval();
 	test_report();
+	test_report_jq();
 	test_set_airtime_weight();
 	return check_done();
 }

@@ -50,6 +50,24 @@ int main(void)
 	CHECK(near(tcpav_avr_pct(6e6, 8e6) * tcpav_nrt_pct(8e6, 25e6) / 100.0, 100.0 * 6e6 / 25e6),
 	      "AVR x NRT = goodput / EB");
 
+	/* the ratio forms that JSON and CSV carry: the same figures / 100 */
+	CHECK(near(tcpav_avr(6e6, 8e6), 0.75), "AVR ratio 6 of 8 Mbit/s = 0.75");
+	CHECK(near(tcpav_avr(12e6, 8e6), 1.5), "AVR ratio is not clipped: 1.5");
+	CHECK(isnan(tcpav_avr(6e6, 0.0)) && isnan(tcpav_avr(-1.0, 8e6)), "AVR ratio undefined for a zero target, a negative goodput");
+	CHECK(near(tcpav_nrt(8e6, 25e6), 0.32), "NRT ratio 8 Mbit/s on 25 Mbit/s = 0.32");
+	CHECK(isnan(tcpav_nrt(8e6, 0.0)) && isnan(tcpav_nrt(-8e6, 25e6)), "NRT ratio undefined for a zero EB, a negative target");
+	{
+		int differ = 0;
+
+		for (int i = 0; i < 100; i++) {
+			double g = 1e8 * lcg_unit(), t = 1e3 + 1e8 * lcg_unit();
+
+			differ += !near(100.0 * tcpav_avr(g, t), tcpav_avr_pct(g, t)) ||
+				  !near(100.0 * tcpav_nrt(t, g + 1), tcpav_nrt_pct(t, g + 1));
+		}
+		CHECK(differ == 0, "ratio x 100 = percent over 100 random rates (%d differ)", differ);
+	}
+
 	/* fair share */
 	CHECK(near(tcpav_fair_share_bps(25e6, 5), 5e6), "fair share 25 Mbit/s / 5 = 5 Mbit/s");
 	CHECK(near(tcpav_fair_share_bps(25e6, 1), 25e6), "fair share for 1 active = EB");

@@ -179,7 +179,7 @@ set_rule() {
     ensure_loaded
     have=$(ctl rule list --json 2>/dev/null | jq -r --arg a "$MY_DST/" --argjson r "$rate" --argjson p $RULE_PORT \
         '[.[]? | select((.dst // "") | startswith($a))] | if length == 1 and .[0].cc == "tcp_av"
-         and .[0].rate_bps == $r and .[0].dport == $p then "yes" else "no" end' 2>/dev/null || echo no)
+         and .[0].target_bps == $r and .[0].dport == $p then "yes" else "no" end' 2>/dev/null || echo no)
     [[ $have == yes ]] && return 0
     del_my_rules
     for i in 1 2 3 4 5; do

@@ -142,13 +142,14 @@ check "the capture lost no packets" \
 
 # avmon's figures for the data connection at ENDPOINT (iperf3's control
 # connection shares the port and carries next to nothing): "goodput_bytes
-# of the busier direction, avr or null, target_bps or null"
+# of the busier direction, AVR % or null, target_bps or null, NRT % or null"
+# (avmon gives AVR and NRT as ratios)
 avmon_flow() {
     jq -r --arg ep "$1" '
         [.flows[] | select(.src == $ep or .dst == $ep)
          | . + {gb: ([.a_to_b.goodput_bytes, .b_to_a.goodput_bytes] | max)}]
         | max_by(.gb) // {gb: 0}
-        | "\(.gb) \(.avr // "null") \(.target_bps // "null") \(.nrt // "null")"' "$TMP/summary.json"
+        | "\(.gb) \(if .avr then .avr * 100 else null end) \(.target_bps // "null") \(if .nrt then .nrt * 100 else null end)"' "$TMP/summary.json"
 }
 
 for i in 0 1 2; do

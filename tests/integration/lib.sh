@@ -79,7 +79,7 @@ target_mix() {
     "$TCPAVCTL" flows --json > "$TMP/flows.json"
     mapfile -t GOODPUT < <(tb_flows_wait "$TMP" | awk '{print $2}')
     echo "# tcp_av $(mbit "${GOODPUT[0]}") Mbit/s (target $rate); $*: $(for x in "${GOODPUT[@]:1}"; do printf '%s ' "$(mbit "$x")"; done)Mbit/s"
-    echo "# flows: $(jq -c '[.[] | select(.target_bps > 0 and .delivered_bps > 1000000) |
+    echo "# flows: $(jq -c '[.[] | select(.target_bps > 0 and .goodput_bps > 1000000) |
         {avr, gain, g, e, srtt_us, valve_cap_bps, bw_est_bps, flags}]' "$TMP/flows.json")"
 }
 

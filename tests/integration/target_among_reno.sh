@@ -8,6 +8,6 @@ target_mix 20M 15 reno reno
 
 check_ge "tcp_av AVR % at NRT 80 % among 2 Reno" "$(pct "${GOODPUT[0]}" $T)" 90
 check "the flow was not flagged infeasible" \
-    jq -e 'all(.[]; .target_bps == 0 or .delivered_bps < 1000000 or .infeasible == false)' "$TMP/flows.json"
+    jq -e 'all(.[]; .target_bps == 0 or .goodput_bps < 1000000 or .infeasible == false)' "$TMP/flows.json"
 check "both Reno flows still got some goodput" ge "$(( GOODPUT[1] < GOODPUT[2] ? GOODPUT[1] : GOODPUT[2] ))" 500000
 finish

@@ -44,7 +44,7 @@ BPF_PROGS := tcp_av policy
 SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
 UNIT_TESTS := test_core test_units test_metrics test_json test_core_cxx
 CXX      ?= c++
-TOOLS := set_target_probe
+TOOLS := set_target_probe bulk_flow
 
 MON_SRCS := $(filter-out monitor/avmon.c,$(wildcard monitor/*.c))
 MON_OBJS := $(MON_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -132,6 +132,10 @@ $(BUILD)/tests/%: tests/unit/%.cc tests/unit/check.h $(HEADERS)
 $(BUILD)/tests/%: tests/tools/%.c $(HEADERS) $(BUILD)/libtcpav.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpav.a $(LIBBPF_LIBS)
+
+$(BUILD)/tests/bulk_flow: tests/tools/bulk_flow.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $<
 
 # --- fuzzing the decoders and the analysis (libFuzzer), seeded by the
 # shared captures; `check` runs it for FUZZ_CHECK_SECONDS

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * airtime.h - how long an 802.11 frame holds the medium (DESIGN.md 2):
+ * airtime.h - how long an 802.11 frame holds the medium (docs/design.md §2.8):
  * the PHY preamble and the payload symbols at the frame's rate, plus SIFS
  * and the acknowledgement when the frame asks for one.
  *

@@ -26,7 +26,7 @@ struct copy_slot {
 	double ts;
 };
 
-/* Aggregate goodput per ANALYSIS_CAPACITY_BIN_S bin. DESIGN.md 2: EB is
+/* Aggregate goodput per ANALYSIS_CAPACITY_BIN_S bin. docs/design.md §2.1: EB is
  * the largest aggregate goodput over saturated bins. A bin is saturated when
  * the bottleneck shows that it was full: a TCP flow lost or reordered
  * segments in it (retransmissions, duplicate ACKs: loss-based TCP fills the
@@ -563,7 +563,7 @@ static bool collect_entries(const struct analysis *a, bool interval, const struc
 	return true;
 }
 
-/* Active: carried payload (DESIGN.md 2). APs are not among the stations
+/* Active: carried payload (docs/design.md §2.5). APs are not among the stations
  * whose shares are compared. Airtime is compared among the stations that
  * used the air for data, including 802.11 data avmon cannot read
  * (encrypted): airtime fairness matters most where goodput is invisible. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * analysis.h - what avmon makes of the decoded frames (DESIGN.md 2, 4):
+ * analysis.h - what avmon makes of the decoded frames (docs/design.md §2, §4):
  * flow and station tables, targets (AVR, NRT), capacity (EB), fair share
  * and Jain's index, for the whole run and per interval.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * decode.h - avmon's link-layer and IP decoders (DESIGN.md section 4).
+ * decode.h - avmon's link-layer and IP decoders (docs/design.md §4.1).
  *
  * Callers (capture.c, the analysis) use three functions:
  *

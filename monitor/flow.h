@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * flow.h - TCP and UDP flows keyed by 5-tuple, both directions in one entry
- * (DESIGN.md 4), and the per-segment TCP analysis.
+ * (docs/design.md §4.2), and the per-segment TCP analysis.
  *
  * Direction A->B is the direction of the first packet seen of the flow
  * (tshark's tcp_streams convention). Per direction a flow counts packets,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lru.h - a bounded hash table with least-recently-used eviction, for the
- * flow and station tables (DESIGN.md 4: memory bounded by a table cap).
+ * flow and station tables (docs/design.md §4.6: memory bounded by a table cap).
  *
  * Entries are the caller's structs with a struct lru_link as their FIRST
  * member and a fixed-length key at a fixed offset; the table never

@@ -115,7 +115,7 @@ struct wlan_info {
 	enum wlan_dir dir;
 	struct mac_addr station; /* valid when dir != WLAN_DIR_NONE */
 	uint32_t mpdu_len;     /* 802.11 frame length on the air, FCS included */
-	uint32_t airtime_us;   /* DESIGN.md 2; 0 when the rate is unknown */
+	uint32_t airtime_us;   /* docs/design.md §2.8; 0 when the rate is unknown */
 	bool amsdu;
 };
 

@@ -104,7 +104,7 @@ static void rates_count(struct station_rates *r, uint32_t rate_kbps)
 }
 
 /* An ACK or BlockAck is the tail of the exchange whose frame already
- * counts SIFS + ACK (DESIGN.md 2): its own airtime is not added again. */
+ * counts SIFS + ACK (docs/design.md §2.8): its own airtime is not added again. */
 uint32_t station_frame_airtime_us(const struct frame *f)
 {
 	const struct wlan_info *w = &f->wlan;

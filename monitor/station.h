@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * station.h - stations and their counters (DESIGN.md 4).
+ * station.h - stations and their counters (docs/design.md §4.3).
  *
  * Keys: a MAC address when the link layer has both addresses (802.11,
  * Ethernet); an IP address otherwise (raw IP, Linux cooked captures: SLL

@@ -41,7 +41,7 @@
 #    (sliding by 0.1 s) averages >= the threshold until the end of the run. 3
 #    repetitions, medians.
 #
-# EB is the payload capacity of the bottleneck (DESIGN.md section 2): the HTB
+# EB is the payload capacity of the bottleneck (docs/design.md §2.1): the HTB
 # rate is set with tb_htb_rate_for_eb so that a saturated link carries EB of
 # TCP payload (HTB counts whole 1514-byte frames for 1448 bytes of payload).
 #

@@ -39,8 +39,8 @@
 # tb_htb_rate_for_eb EB_BPS
 #     Prints the HTB rate (tc syntax, "NNNbit") whose TCP payload capacity is
 #     EB_BPS: HTB counts whole Ethernet frames (1514 bytes for 1448 bytes of
-#     payload with IPv4 and TCP timestamps), while EB is payload (DESIGN.md
-#     section 2). `tb_up NAME "$(tb_htb_rate_for_eb 25000000)"` gives EB = 25M.
+#     payload with IPv4 and TCP timestamps), while EB is payload
+#     (docs/design.md §2.1). `tb_up NAME "$(tb_htb_rate_for_eb 25000000)"` gives EB = 25M.
 # tb_pair_up NAME
 #     Two namespaces NAME-snd / NAME-rcv joined by one unshaped veth pair,
 #     10.N.3.1 (snd) <-> 10.N.3.2 (rcv), offloads left at their defaults.

@@ -5,7 +5,7 @@
  *
  * Idea: TCP-AV (2006) asks that an audio/video flow get its required rate on
  * a shared wireless LAN while staying TCP-friendly; the paper gives the goal,
- * not this formula (see DESIGN.md section 3). The window is the larger of two:
+ * not this formula (see docs/design.md §3.8). The window is the larger of two:
  *
  *   E  elastic window: a shadow Reno, halved on each loss event, grown only
  *      while a Reno flow in this flow's place would be window-limited (the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
- * metrics.h - the one implementation of the project's metrics (DESIGN.md
- * section 2). Rates are bits per second.
+ * metrics.h - the one implementation of the project's metrics
+ * (docs/design.md §2). Rates are bits per second.
  *
  *   AVR  = goodput / target, a ratio (1 = target met), not clipped
  *   NRT  = target / EB, a ratio

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
-/* metrics.c - AVR, NRT, fair share, Jain's index, benefit (DESIGN.md 2). */
+/* metrics.c - AVR, NRT, fair share, Jain's index, benefit (docs/design.md §2). */
 #include <math.h>
 
 #include "tcpav/metrics.h"

@@ -3,7 +3,7 @@
  * test_core.c - unit tests of the control law in include/tcpav/core.h.
  *
  * Every expectation is derived from the definitions in core.h's header
- * comment, DESIGN.md section 3 or the kernel's Reno, never from a run of the
+ * comment, docs/design.md §3 or the kernel's Reno, never from a run of the
  * code. Property numbers follow the test plan:
  *   1 E: halving per loss event, timeout restart + slow start, undo
  *   2 G = g*T*srtt/mss + headroom
@@ -1298,7 +1298,7 @@ static void test_elastic_usage(void)
 	CHECK(st.e_wnd == 30, "9: no growth on an ACK that acks nothing or in recovery (E %u)", st.e_wnd);
 
 	/*
-	 * G carries a flow paced at T for 2000 rounds (DESIGN.md 3: the naive E
+	 * G carries a flow paced at T for 2000 rounds (docs/design.md §3.8: the naive E
 	 * prototype grew E unchecked here). The flow has T*srtt/mss packets in
 	 * flight; a Reno flow in its place would stop at about that window.
 	 */

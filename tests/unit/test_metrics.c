@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_metrics.c - the DESIGN.md section 2 metrics (metrics.h):
+ * test_metrics.c - the docs/design.md §2 metrics (metrics.h):
  *   AVR = goodput / target (%), NRT = target / EB (%), fair share = EB / N,
  *   Jain = (sum x)^2 / (n sum x^2), benefit B = (X - X_base) / X_base;
  *   NaN where the metric is undefined.

@@ -165,6 +165,8 @@ fi
 if [[ $mode == all || $mode == unit ]]; then
 	# the harness catches each of its deliberately bad fixtures
 	run_one harness tests/harness/selftest.sh
+	# every docs/design.md section a file cites exists
+	run_one docs/refs tests/docs/refs.sh
 	# avmon against tshark's figures for the shared captures (no root needed)
 	for b in "$build" ${sanbuild:+"$sanbuild"}; do
 		run_one "$(basename "$b")/golden" tests/golden/golden.sh "$b"

@@ -38,13 +38,21 @@ DEB_PACKAGES := $(shell sed -e 's/\#.*//' .ci/packages)
 BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -Iinclude -I$(BUILD) -Wall -Werror
 
-LIB_SRCS := tcpav/lib/tcpav.c tcpav/lib/units.c tcpav/lib/metrics.c tcpav/lib/json.c
+# libtcpav (installed, for applications): tcpav_set_target() on libbpf, rates, metrics.
+# libtcpavutil (the tools' own, not installed): rates, metrics and the JSON
+# writer without libbpf, so avmon and ap-tools build and run without the BPF
+# toolchain (no clang, bpftool or kernel BTF) and link no libbpf.
+LIB_SRCS := tcpav/lib/tcpav.c tcpav/lib/units.c tcpav/lib/metrics.c
+UTIL_SRCS := tcpav/lib/units.c tcpav/lib/metrics.c tcpav/lib/json.c
+UTIL_LIBS :=  # what libtcpavutil itself links (none today)
 CTL_SRCS := $(wildcard tcpav/ctl/*.c)
 BPF_PROGS := tcp_av policy
 SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
 UNIT_TESTS := test_core test_units test_metrics test_json test_core_cxx
 CXX      ?= c++
 TOOLS := set_target_probe bulk_flow
+# BTF of kernels tcp_av refuses, for tcpavctl --btf FILE load (tests/btf)
+BTF_FIXTURES := $(patsubst tests/btf/%.c,$(BUILD)/tests/%.o,$(wildcard tests/btf/*.c))
 
 MON_SRCS := $(filter-out monitor/avmon.c,$(wildcard monitor/*.c))
 MON_OBJS := $(MON_SRCS:%.c=$(BUILD)/obj/%.o)
@@ -58,15 +66,22 @@ AP_BINS := $(patsubst ap-tools/%.c,$(BUILD)/bin/%,$(wildcard $(AP_MAINS)))
 AP_TESTS := $(patsubst tests/unit/%.c,%,$(wildcard tests/unit/test_ap_*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+UTIL_OBJS := $(UTIL_SRCS:%.c=$(BUILD)/obj/%.o)
 CTL_OBJS := $(CTL_SRCS:%.c=$(BUILD)/obj/%.o)
 HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h $(wildcard monitor/*.h) $(wildcard ap-tools/*.h)
 
-.PHONY: all deps check unit integration demo bench fuzz install clean
+.PHONY: all deps check unit integration demo bench fuzz install clean tcpavctl libtcpav avmon ap-tools
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/bin/tcpavctl $(BUILD)/libtcpav.a $(BUILD)/libtcpav.so $(BUILD)/bin/avmon \
      $(UNIT_TESTS:%=$(BUILD)/tests/%) $(MON_TESTS:%=$(BUILD)/tests/%) $(TOOLS:%=$(BUILD)/tests/%) \
-     $(AP_BINS) $(AP_TESTS:%=$(BUILD)/tests/%)
+     $(AP_BINS) $(AP_TESTS:%=$(BUILD)/tests/%) $(BTF_FIXTURES)
+
+# the parts by name; avmon and ap-tools need no BPF toolchain
+tcpavctl: $(BUILD)/bin/tcpavctl
+libtcpav: $(BUILD)/libtcpav.a $(BUILD)/libtcpav.so
+avmon: $(BUILD)/bin/avmon
+ap-tools: $(AP_BINS)
 
 # --- BPF: vmlinux.h from the running kernel's BTF, CO-RE objects, skeletons
 $(BUILD)/vmlinux.h:
@@ -82,10 +97,16 @@ $(BUILD)/%.bpf.o: tcpav/bpf/%.bpf.c $(HEADERS) $(BUILD)/vmlinux.h
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@
 
-# --- user space
-$(BUILD)/obj/%.o: %.c $(HEADERS) $(SKELS)
+$(BTF_FIXTURES): $(BUILD)/tests/%.o: tests/btf/%.c
+	@mkdir -p $(@D)
+	$(CLANG) -g -target bpf -c $< -o $@
+
+# --- user space: only tcpavctl includes the BPF skeletons
+$(BUILD)/obj/%.o: %.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(CTL_OBJS): $(SKELS)
 
 $(BUILD)/libtcpav.a: $(LIB_OBJS)
 	$(AR) rcs $@ $^
@@ -93,37 +114,40 @@ $(BUILD)/libtcpav.a: $(LIB_OBJS)
 $(BUILD)/libtcpav.so: $(LIB_OBJS)
 	$(CC) -shared -Wl,-soname,libtcpav.so.0 $(LDFLAGS_SAN) -o $@ $^ $(LIBBPF_LIBS)
 
-$(BUILD)/bin/tcpavctl: $(CTL_OBJS) $(BUILD)/libtcpav.a
-	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(LIBBPF_LIBS)
+$(BUILD)/libtcpavutil.a: $(UTIL_OBJS)
+	$(AR) rcs $@ $^
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libtcpav.a
+$(BUILD)/bin/tcpavctl: $(CTL_OBJS) $(BUILD)/libtcpav.a $(BUILD)/libtcpavutil.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpav.a $(LIBBPF_LIBS) -lm
+	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(LIBBPF_LIBS) $(UTIL_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libtcpavutil.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpavutil.a $(UTIL_LIBS) -lm
 
 # --- avmon
 $(BUILD)/libavmon.a: $(MON_OBJS)
 	$(AR) rcs $@ $^
 
-$(BUILD)/bin/avmon: $(BUILD)/obj/monitor/avmon.o $(BUILD)/libavmon.a $(BUILD)/libtcpav.a
+$(BUILD)/bin/avmon: $(BUILD)/obj/monitor/avmon.o $(BUILD)/libavmon.a $(BUILD)/libtcpavutil.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ -lpcap $(LIBBPF_LIBS) -lm
+	$(CC) $(LDFLAGS_SAN) -o $@ $^ -lpcap $(UTIL_LIBS) -lm
 
-$(MON_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h tests/unit/frame_builder.h $(HEADERS) $(BUILD)/libavmon.a $(BUILD)/libtcpav.a
+$(MON_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h tests/unit/frame_builder.h $(HEADERS) $(BUILD)/libavmon.a $(BUILD)/libtcpavutil.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -DHAVE_DECODE -Imonitor -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libavmon.a $(BUILD)/libtcpav.a -lpcap $(LIBBPF_LIBS) -lm
+	$(CC) $(CFLAGS_ALL) -DHAVE_DECODE -Imonitor -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libavmon.a $(BUILD)/libtcpavutil.a -lpcap $(UTIL_LIBS) -lm
 
 # --- ap-tools
 $(BUILD)/libaptools.a: $(AP_OBJS)
 	$(AR) rcs $@ $^
 
-$(AP_BINS): $(BUILD)/bin/%: $(BUILD)/obj/ap-tools/%.o $(BUILD)/libaptools.a $(BUILD)/libtcpav.a
+$(AP_BINS): $(BUILD)/bin/%: $(BUILD)/obj/ap-tools/%.o $(BUILD)/libaptools.a $(BUILD)/libtcpavutil.a
 	@mkdir -p $(@D)
-	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(NL_LIBS) $(LIBBPF_LIBS) -lm
+	$(CC) $(LDFLAGS_SAN) -o $@ $^ $(NL_LIBS) $(UTIL_LIBS) -lm
 
-$(AP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libaptools.a $(BUILD)/libtcpav.a
+$(AP_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libaptools.a $(BUILD)/libtcpavutil.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_ALL) -Iap-tools -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libaptools.a $(BUILD)/libtcpav.a $(NL_LIBS) $(LIBBPF_LIBS) -lm
+	$(CC) $(CFLAGS_ALL) -Iap-tools -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libaptools.a $(BUILD)/libtcpavutil.a $(NL_LIBS) $(UTIL_LIBS) -lm
 
 $(BUILD)/tests/%: tests/unit/%.cc tests/unit/check.h $(HEADERS)
 	@mkdir -p $(@D)
@@ -139,7 +163,7 @@ $(BUILD)/tests/bulk_flow: tests/tools/bulk_flow.c
 
 # --- fuzzing the decoders and the analysis (libFuzzer), seeded by the
 # shared captures; `check` runs it for FUZZ_CHECK_SECONDS
-FUZZ_CC      ?= clang-14
+FUZZ_CC      ?= $(CLANG)
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 20
 FUZZ_SRCS := $(filter-out monitor/capture.c,$(MON_SRCS)) tcpav/lib/metrics.c tcpav/lib/units.c tcpav/lib/json.c
@@ -158,7 +182,11 @@ fuzz: $(BUILD)/fuzz_decode $(BUILD)/seed_extract
 
 # --- dependencies: Debian packages listed in .ci/packages
 deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+	@if ! command -v dpkg-query >/dev/null; then \
+	  echo "make deps: no dpkg here; install your system's equivalents of these Debian 12 packages:"; \
+	  echo "  $(DEB_PACKAGES)"; exit 0; \
+	fi; \
+	missing=""; for p in $(DEB_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -z "$$missing" ]; then exit 0; fi; \

@@ -27,7 +27,7 @@
  * then reproduces deterministically).
  *
  * Build (see tests/fuzz/run.sh):
- *   clang-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
  *     -D_GNU_SOURCE -Imonitor -Iinclude tests/fuzz/fuzz_decode.c \
  *     (every monitor .c file but avmon.c and capture.c) tcpav/lib/{metrics,units}.c \
  *     -lm -o build/fuzz_decode

@@ -21,7 +21,7 @@ cd "$(dirname "$0")/../.."
 build=${1:-build}
 seconds=${2:-60}
 captures=${TCPAV_CAPTURES:-../shared/captures}
-CLANG=${CLANG:-$(command -v clang-14 || command -v clang)}
+CLANG=${CLANG:-$(command -v clang)}
 CC=${CC:-cc}
 
 case $seconds in
@@ -57,12 +57,12 @@ stale() {
 
 mkdir -p "$build" || fail "cannot create $build"
 if stale "$fuzzer" tests/fuzz/fuzz_decode.c "${mon_srcs[@]}" monitor/*.h include/tcpav/*.h; then
-	[[ -n $CLANG ]] || fail "clang not found (apt-get install clang-14)"
+	[[ -n $CLANG ]] || fail "clang not found (apt-get install clang)"
 	echo "# building $fuzzer"
 	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 		-D_GNU_SOURCE -Imonitor -Iinclude tests/fuzz/fuzz_decode.c "${mon_srcs[@]}" -lm -o "$fuzzer.tmp" 2>&1 |
 		sed 's/^/# /'
-	[[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot build $fuzzer (libFuzzer: apt-get install libclang-rt-14-dev)"
+	[[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot build $fuzzer (libFuzzer: apt-get install libclang-rt-dev)"
 	mv -f "$fuzzer.tmp" "$fuzzer"
 fi
 if stale "$extractor" tests/fuzz/seed_extract.c; then

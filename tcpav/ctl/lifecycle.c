@@ -67,16 +67,6 @@ static int no_args(const char *cmd, int argc, char **argv)
 	return 0;
 }
 
-static int check_btf(const struct ctl *ctl)
-{
-	const char *btf = ctl->btf_path ? ctl->btf_path : CTL_DEFAULT_BTF;
-
-	if (access(btf, R_OK) < 0)
-		return ctl_error("kernel BTF %s: %s (tcp_av needs a kernel with CONFIG_DEBUG_INFO_BTF)", btf,
-				 strerror(errno));
-	return 0;
-}
-
 int cmd_load(struct ctl *ctl, int argc, char **argv)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .pin_root_path = ctl->pin_dir, .btf_custom_path = ctl->btf_path);
@@ -90,7 +80,9 @@ int cmd_load(struct ctl *ctl, int argc, char **argv)
 
 	if ((r = no_args("load", argc, argv)))
 		return r < 0 ? 0 : r;
-	if (ctl_require_root("load") || check_btf(ctl))
+	/* the kernel first: on one without tcp_av's struct_ops signature
+	 * nothing else matters, and nothing has been touched yet */
+	if (ctl_check_kernel(ctl, "load") || ctl_require_root("load"))
 		return 1;
 	cgroup_root = ctl_cgroup_root();
 	if (!cgroup_root)

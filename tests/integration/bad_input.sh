@@ -47,12 +47,19 @@ bad "no pins there (bpffs without tcp_av)" "not loaded" $T --pin-dir /sys/fs/bpf
 bad "bpffs not mounted" "not loaded" unshare -m --propagation private \
     sh -c "umount /sys/fs/bpf 2>/dev/null; umount /sys/fs/bpf 2>/dev/null; exec $T rule list"
 bad "no BTF" "BTF /nonexistent/vmlinux" $T --btf /nonexistent/vmlinux load
+# the BTF of a kernel before 6.10 (tests/btf): refused before anything is done
+case $TCPAV_BUILD in /*) PRE610=$TCPAV_BUILD ;; *) PRE610=$TOP/$TCPAV_BUILD ;; esac
+PRE610=$PRE610/tests/cong_control_pre610.o
+bad "kernel older than 6.10 (its BTF)" "too old for tcp_av: it needs Linux 6\.10 or later" $T --btf "$PRE610" load
 bad "not root: rule add" "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups \
     $T rule add --dport 5301 --cc cubic
 bad "not root: unload" "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups $T unload
 "$TCPAVCTL" unload >/dev/null
 bad "not root: load" "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups $T load
 bad "no BTF (not loaded)" "BTF /nonexistent/vmlinux" $T --btf /nonexistent/vmlinux load
+bad "kernel older than 6.10 (not loaded)" "cong_control takes 4 arguments \(here 2\)" $T --btf "$PRE610" load
+bad "kernel older than 6.10, not root (not loaded)" "needs Linux 6\.10" setpriv --reuid=65534 --regid=65534 \
+    --clear-groups $T --btf "$PRE610" load
 bad "pin dir not on bpffs (not loaded)" "not a BPF filesystem" $T --pin-dir "$TMP/plain/tcpav" load
 check "the failed loads registered nothing" bash -c '! grep -qw tcp_av /proc/sys/net/ipv4/tcp_available_congestion_control'
 check "after the test: nothing left" nothing_left tavb

@@ -171,6 +171,10 @@ if [[ $mode == all || $mode == unit ]]; then
 	for b in "$build" ${sanbuild:+"$sanbuild"}; do
 		run_one "$(basename "$b")/golden" tests/golden/golden.sh "$b"
 	done
+	# avmon and ap-tools build without the BPF toolchain; what make install
+	# writes for applications carries one licence
+	run_one packaging/monitor_without_bpf tests/packaging/monitor_without_bpf.sh
+	run_one packaging/licences tests/packaging/licences.sh "$build"
 	# a short, bounded libFuzzer run over the decoders and the analysis
 	if [[ -n ${TCPAV_FUZZ_SECONDS:-} ]]; then
 		run_one fuzz tests/fuzz/run.sh "$build" "$TCPAV_FUZZ_SECONDS"

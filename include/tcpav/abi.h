@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * abi.h - the data shared by the BPF programs (tcp_av, policy) and user
  * space (tcpavctl, libtcpav): map value layouts, pin names and limits.

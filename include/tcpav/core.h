@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * core.h - the tcp_av control law: hold one flow at a target rate T while
  * behaving like Reno above it.

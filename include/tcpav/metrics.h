@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * metrics.h - the one implementation of the project's metrics
  * (docs/design.md §2). Rates are bits per second.

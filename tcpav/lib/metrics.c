@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* metrics.c - AVR, NRT, fair share, Jain's index, benefit (docs/design.md §2). */
 #include <math.h>
 

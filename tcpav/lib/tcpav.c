@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * tcpav.c - libtcpav: put a socket on tcp_av with a target rate.
  *

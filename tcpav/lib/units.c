@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* units.c - iperf3-style rates in bits per second. */
 #include <errno.h>
 #include <stdint.h>

@@ -9,13 +9,13 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d /tmp/tcpav-nobpf.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-n=0
+n=0 failed=0
 
 check() {
 	local desc=$1
 	shift
 	n=$((n + 1))
-	if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fi
+	if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; failed=$((failed + 1)); fi
 }
 
 # a PATH with every command of this one except the BPF toolchain and the
@@ -62,3 +62,4 @@ check "make deps without dpkg succeeds" test "$rc" = 0
 check "make deps without dpkg names the packages it needs" \
 	sh -c "grep -q libpcap-dev '$tmp/deps.out' && grep -q libbpf-dev '$tmp/deps.out'"
 echo "1..$n"
+((failed == 0))

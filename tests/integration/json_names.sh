@@ -5,7 +5,8 @@
 # `rule list --json` escapes the congestion control name: a rule whose cc
 # bytes hold a quote, a backslash, a control byte, UTF-8 and an invalid byte
 # is written into the pinned map with bpftool (tcpavctl itself accepts only
-# registered names), and jq reads the name back byte for byte.
+# registered names), and jq reads the name back byte for byte. apqos show
+# --json likewise on an interface whose name holds a quote and a backslash.
 . "$(dirname "$0")/lib.sh"
 EB=25000000 T=8000000
 tcpav_test_begin tavj "$(tb_htb_rate_for_eb $EB)" 100
@@ -70,4 +71,21 @@ check "flows --json: avr is the ratio goodput_bps / target_bps (to 0.002), withi
     jq -e --argjson hi "$(awk -v e=$EB -v t=$T 'BEGIN { print 1.1 * e / t }')" \
     "$data_flow | (.avr - .goodput_bps / .target_bps) as \$d | .avr >= 0.1 and .avr <= \$hi and \$d <= 0.002 and \$d >= -0.002" \
     "$TMP/flows.json"
+
+# --- apqos show --json: tc's names (rate_bps, ceil_bps), an escaped ifname
+. "$(dirname "$0")/apqos_lib.sh"
+odd_if='q"\x'
+# a veth pair: this kernel may have no dummy driver
+ip netns exec "$TB_SND" ip link add "$odd_if" type veth peer name qpeer ||
+    stop_here "no veth interface named $odd_if in $TB_SND"
+ip netns exec "$TB_SND" ip link set "$odd_if" up
+ip netns exec "$TB_SND" "$APQOS" -i "$odd_if" --link-rate 30M guarantee 02:00:00:00:00:0a 5M >/dev/null
+ip netns exec "$TB_SND" "$APQOS" -i "$odd_if" show --json >"$TMP/qos.json" || true
+echo "# apqos show --json: $(head -c 300 "$TMP/qos.json")"
+check "apqos show --json parses, the interface name escaped and read back" \
+    jq -e '.interface == "q\"\\x" and .tree == "apqos" and .link_rate_bps == 30000000' "$TMP/qos.json"
+check "apqos show --json: the station's class has rate_bps 5M and ceil_bps under the glossary's names" \
+    jq -e 'any(.classes[]; .role == "station" and .station == "02:00:00:00:00:0a" and .rate_bps == 5000000
+        and (.ceil_bps | type) == "number")' "$TMP/qos.json"
+ip netns exec "$TB_SND" ip link del "$odd_if"
 finish

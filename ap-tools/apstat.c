@@ -3,7 +3,7 @@
  * apstat - who gets how much of the air at an access point, as nl80211
  * sees it: a station dump (bytes, packets, retries, rates, signal,
  * airtime, weights), or per interval the rates, airtime shares, retry
- * ratios, the fair share and Jain's index across stations.
+ * ratios, their total, mean and Jain's index across stations.
  *
  * This file is the command line and the loop: sta_info.c dumps and parses
  * the stations, station_table.c computes intervals, sta_report.c writes.
@@ -48,9 +48,9 @@ static void usage(FILE *out)
 		"\n"
 		"  -i, --interface IFACE  the access point's interface (e.g. wlan0)\n"
 		"  --interval S           every S seconds (> 0, fractions allowed), print per\n"
-		"                         station the rx/tx rates, airtime share and retry ratio\n"
-		"                         of the interval, and the fair share and Jain's index\n"
-		"                         across stations; runs until SIGINT/SIGTERM\n"
+		"                         station the up/down link-layer rates, airtime share and\n"
+		"                         retry ratio of the interval, and their total, mean and\n"
+		"                         Jain's index across stations; runs until SIGINT/SIGTERM\n"
 		"  --count N              with --interval: stop after N intervals\n"
 		"  --json                 JSON lines: one object per dump (\"type\":\"stations\")\n"
 		"                         or per interval (\"type\":\"interval\")\n"
@@ -59,7 +59,7 @@ static void usage(FILE *out)
 		"  -h, --help             this text\n"
 		"  -V, --version          the version\n"
 		"Without --interval, one station dump: signal, bitrates, bytes, packets, retries,\n"
-		"failures, airtime (tx/rx duration), airtime weight, inactive and connected time.\n"
+		"failures, airtime (down/up), airtime weight, inactive and connected time.\n"
 		"Missing values are '-', empty (CSV) or null (JSON). Exit status: 0, 1 on errors,\n"
 		"2 on bad usage. See apstat(8).\n");
 }

@@ -19,8 +19,8 @@
 
 #include "flow.h"
 
-#define FAST_RETRANSMISSION_WINDOW_S 0.020 /* after the last dup ACK (tshark) */
-#define OUT_OF_ORDER_DEFAULT_S 0.003       /* when the handshake RTT is unknown (tshark) */
+#define FAST_RETRANSMISSION_WINDOW_US 20000 /* after the last dup ACK (tshark) */
+#define OUT_OF_ORDER_DEFAULT_US 3000        /* when the handshake RTT is unknown (tshark) */
 #define TCP_UNACKED_INITIAL 8
 #define TCP_EV_RARE                                                                                \
 	(TCP_EV_FAST_RETRANSMISSION | TCP_EV_SPURIOUS_RETRANSMISSION | TCP_EV_OUT_OF_ORDER |       \
@@ -30,6 +30,31 @@
 static inline bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 static inline bool seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
 static inline bool seq_gt(uint32_t a, uint32_t b) { return (int32_t)(a - b) > 0; }
+
+/*
+ * The time limits of the sequence analysis (out-of-order, fast
+ * retransmission) compare elapsed times to the microsecond: a double of
+ * epoch seconds holds a pcap timestamp only to about 0.2 us, and rounding
+ * the difference of two gives back the exact figure of a microsecond
+ * capture, so a segment exactly at a limit falls where tshark puts it.
+ * (tshark compares nanoseconds: of a nanosecond capture, times less than
+ * a microsecond apart may fall the other way.)
+ */
+static inline int64_t elapsed_us(double from, double to)
+{
+	double us = (to - from) * 1e6;
+
+	return (int64_t)(us >= 0.0 ? us + 0.5 : us - 0.5); /* llround, without the call */
+}
+
+/* tshark compares these times as unsigned nanoseconds: an elapsed time
+ * below zero (a capture that steps back) is never within a positive
+ * limit, and a negative limit (a handshake RTT below zero) holds nearly
+ * everything. */
+static inline bool elapsed_within(int64_t elapsed, int64_t limit)
+{
+	return (uint64_t)elapsed < (uint64_t)limit;
+}
 
 /* ---- sample statistics ---- */
 
@@ -426,7 +451,6 @@ finished_fwd:
 	 * sequence number: spurious, fast, out-of-order or plain retransmission */
 	if (seglen > 0 || syn_fin) {
 		bool seq_not_advanced = fwd->nextseq && seq_lt(seq, fwd->nextseq);
-		double since;
 
 		if (ev & TCP_EV_KEEP_ALIVE)
 			goto finished_retransmission;
@@ -439,24 +463,25 @@ finished_fwd:
 			ev |= TCP_EV_SPURIOUS_RETRANSMISSION | TCP_EV_RETRANSMISSION;
 			goto finished_retransmission;
 		}
-		/* fast: at the ACK number of >= 2 dup ACKs, within 20 ms of the last */
-		since = ts - rev->lastack_ts;
-		if (seq_not_advanced && rev->dupacknum >= 2 && rev->lastack == seq && since >= 0.0 &&
-		    since < FAST_RETRANSMISSION_WINDOW_S) {
+		if (!seq_not_advanced)
+			goto finished_retransmission;
+		/* fast: at the ACK number of >= 2 dup ACKs, within 20 ms of the
+		 * last segment the other way */
+		if (rev->dupacknum >= 2 && rev->lastack == seq &&
+		    elapsed_within(elapsed_us(rev->lastack_ts, ts), FAST_RETRANSMISSION_WINDOW_US)) {
 			ev |= TCP_EV_FAST_RETRANSMISSION | TCP_EV_RETRANSMISSION;
 			goto finished_retransmission;
 		}
-		/* out-of-order: within one handshake RTT (3 ms if unknown) of the
-		 * highest segment, and not ending where that one ended */
-		since = ts - fwd->nextseq_ts;
-		if (seq_not_advanced && since >= 0.0 &&
-		    since < (tf->first_rtt_set ? tf->first_rtt : OUT_OF_ORDER_DEFAULT_S) &&
+		/* out-of-order: less than the handshake RTT (3 ms if unknown)
+		 * after the segment that set nextseq, and not ending where
+		 * nextseq is: a hole filled soon after the highest segment */
+		if (elapsed_within(elapsed_us(fwd->nextseq_ts, ts),
+				   tf->first_rtt_us ? tf->first_rtt_us : OUT_OF_ORDER_DEFAULT_US) &&
 		    fwd->nextseq != seq + seglen + (syn_fin ? 1u : 0u)) {
 			ev |= TCP_EV_OUT_OF_ORDER;
 			goto finished_retransmission;
 		}
-		if (seq_not_advanced)
-			ev |= TCP_EV_RETRANSMISSION;
+		ev |= TCP_EV_RETRANSMISSION;
 	}
 finished_retransmission:
 
@@ -615,7 +640,8 @@ static bool tcp_new_connection(struct flow *fl, enum flow_dir d, const struct ip
 		return false;
 	tcp_dir_state_reset(&fl->tcp->dir[0]);
 	tcp_dir_state_reset(&fl->tcp->dir[1]);
-	fl->tcp->syn_ts_set = fl->tcp->first_rtt_set = false;
+	fl->tcp->syn_ts = 0.0;
+	fl->tcp->first_rtt_us = 0;
 	fl->connections++;
 	return true;
 }
@@ -634,19 +660,20 @@ static void tcp_segment(struct flow *fl, enum flow_dir d, const struct ip_packet
 	if (tcp_new_connection(fl, d, p))
 		ev |= TCP_EV_NEW_CONNECTION;
 
-	/* tshark's handshake RTT, the out-of-order threshold: most recent SYN
-	 * to the first ACK without SYN (0 counts as unknown, as in tshark) */
-	if (flags & TCP_SYN) {
-		tf->syn_ts = ts;
-		tf->syn_ts_set = true;
-	}
-	if ((flags & (TCP_SYN | TCP_ACK)) == TCP_ACK && !tf->first_rtt_set && tf->syn_ts_set &&
-	    ts - tf->syn_ts > 0.0) {
-		tf->first_rtt = ts - tf->syn_ts;
-		tf->first_rtt_set = true;
-	}
-
 	ev |= tcp_sequence_analysis(tf, d, p, ts, &ack_rtt);
+
+	/* tshark's handshake RTT, the out-of-order threshold, taken after the
+	 * segment's own analysis as tshark does: from the most recent SYN
+	 * without ACK (not the SYN/ACK: at the client that would be the
+	 * client's own reaction time) to the first segment with ACK and
+	 * without SYN, whichever way. 0 is "unknown" for both, as in tshark;
+	 * once the RTT is known, later SYNs change nothing. */
+	if (tf->first_rtt_us == 0) {
+		if ((flags & (TCP_SYN | TCP_ACK)) == TCP_SYN)
+			tf->syn_ts = ts;
+		else if ((flags & (TCP_SYN | TCP_ACK)) == TCP_ACK && tf->syn_ts != 0.0)
+			tf->first_rtt_us = elapsed_us(tf->syn_ts, ts);
+	}
 	tcp_timestamps(tf, d, p, ts, &ts_rtt);
 
 	if (ev & TCP_EV_ACK_RTT)

@@ -168,9 +168,12 @@ struct tcp_dir_samples {
 struct tcp_flow {
 	struct tcp_dir_state dir[2];
 	struct tcp_dir_samples samples[2];
-	bool syn_ts_set, first_rtt_set;
-	double syn_ts;      /* most recent SYN */
-	double first_rtt;   /* SYN to first non-SYN ACK: tshark's out-of-order threshold */
+	/* tshark's out-of-order threshold, 0 meaning "not seen" in both as in
+	 * tshark: the time of the most recent SYN without ACK (ts_mru_syn), and
+	 * from it to the first segment with ACK and without SYN (ts_first_rtt),
+	 * in whole microseconds (flow.c says why) */
+	double syn_ts;
+	int64_t first_rtt_us;
 };
 
 /* Canonical 5-tuple: the (address, port) pair that sorts lower comes first,

@@ -495,6 +495,127 @@ static void test_tcp_ipv6_wrap(void)
 	flow_table_destroy(&t6);
 }
 
+/* ---- TCP: reordering at the receiver, tshark's out-of-order rule ----
+ *
+ * tshark 4.0 calls a segment below nextseq out-of-order when it comes less
+ * than the handshake RTT after the segment that set nextseq (3 ms when no
+ * handshake was seen) and does not end at nextseq; spurious and fast
+ * retransmissions take precedence. The handshake RTT runs from the most
+ * recent SYN without ACK to the first segment with ACK and without SYN,
+ * which at a receiving client is the whole RTT, not the few microseconds
+ * from the SYN/ACK to the client's ACK. Times are offsets in microseconds
+ * from an epoch-sized t0, and the two cases exactly at a limit are pairs
+ * whose difference in doubles of epoch seconds falls just below it: they
+ * need microsecond-exact arithmetic. The rows' flags are tshark 4.0.17's
+ * on the same segments written to a pcap. */
+
+#define REORDER_T0 1764500000.0
+#define US(x) (REORDER_T0 + (x) * 1e-6)
+
+static void test_tcp_reorder_client(void)
+{
+	const uint32_t c = 1000, s = 5000;
+	/* A, the client, receives; handshake RTT 10.050 ms (SYN -> ACK) */
+	struct segment_row rows[] = {
+		SEG(US(0), 0, c, 0, SYN, 64240, 0, ""),
+		SEG(US(10000), 1, s, c + 1, SYN | ACK, 65535, 0, "T"),
+		SEG(US(10050), 0, c + 1, s + 1, ACK, 502, 0, "T"),
+		SEG(US(30000), 1, s + 1, c + 1, ACK, 509, 1000, ""),
+		SEG(US(30100), 1, s + 2001, c + 1, ACK, 509, 1000, "L"),
+		SEG(US(32100), 1, s + 1001, c + 1, ACK, 509, 1000, "O"),  /* hole filled 2 ms later */
+		SEG(US(40000), 1, s + 4001, c + 1, ACK, 509, 1000, "L"),
+		SEG(US(50049), 1, s + 3001, c + 1, ACK, 509, 1000, "O"),  /* 10.049 ms: just inside */
+		SEG(US(60002), 1, s + 6001, c + 1, ACK, 509, 1000, "L"),
+		SEG(US(70052), 1, s + 5001, c + 1, ACK, 509, 1000, "R"),  /* 10.050 ms: just outside */
+		SEG(US(71000), 1, s + 6001, c + 1, ACK, 509, 1000, "R"),  /* ends at nextseq */
+		SEG(US(72000), 0, c + 1, s + 7001, ACK, 502, 0, "T"),
+		SEG(US(72500), 1, s + 8001, c + 1, ACK, 509, 1000, "L"),
+		SEG(US(73000), 1, s + 6001, c + 1, ACK, 509, 1000, "RS"), /* ACKed already: spurious first */
+		SEG(US(74000), 0, c + 1, s + 7001, ACK, 502, 0, "DT"),
+		SEG(US(74100), 0, c + 1, s + 7001, ACK, 502, 0, "D"),
+		SEG(US(74200), 1, s + 7001, c + 1, ACK, 509, 1000, "RF"), /* after 2 dup ACKs: fast first */
+		SEG(US(75000), 0, c + 1, s + 9001, ACK, 502, 0, "T"),
+	};
+	struct flow_table t;
+	struct flow *fl;
+
+	CHECK(flow_table_init(&t, 16) == 0, "flow table");
+	fl = run_rows(&t, rows, sizeof(rows) / sizeof(rows[0]), 0, "reordering at the client", NULL);
+	CHECK(fl && fl->tcp->first_rtt_us == 10050,
+	      "handshake RTT at the client runs from the SYN, not the SYN/ACK: 10050 us (got %lld)",
+	      fl ? (long long)fl->tcp->first_rtt_us : -1LL);
+	CHECK(fl && fl->dir[FLOW_B_TO_A].out_of_order == 2 && fl->dir[FLOW_B_TO_A].retransmissions == 4,
+	      "B->A: 2 out-of-order, 4 retransmissions (1 spurious, 1 fast)");
+	flow_table_destroy(&t);
+}
+
+static void test_tcp_reorder_server_and_edges(void)
+{
+	const uint32_t c = 1000, s = 5000;
+	/* B, the server, receives; the SYN is sent twice: the RTT (10.000 ms)
+	 * runs from the second one, and the SYN/ACK 50 us after it is not the
+	 * start (9.950 ms would make the 9.980 ms hole a retransmission) */
+	struct segment_row server[] = {
+		SEG(US(0), 0, c, 0, SYN, 64240, 0, ""),
+		SEG(US(1000000), 0, c, 0, SYN, 64240, 0, "R"),
+		SEG(US(1000050), 1, s, c + 1, SYN | ACK, 65535, 0, "T"),
+		SEG(US(1010000), 0, c + 1, s + 1, ACK, 502, 0, "T"),
+		SEG(US(1020000), 0, c + 1, s + 1, ACK, 502, 1000, ""),
+		SEG(US(1020100), 0, c + 2001, s + 1, ACK, 502, 1000, "L"),
+		SEG(US(1030080), 0, c + 1001, s + 1, ACK, 502, 1000, "O"),
+		SEG(US(1030200), 0, c + 3001, s + 1, ACK, 502, 1000, ""),
+		SEG(US(1031000), 1, s + 1, c + 4001, ACK, 509, 0, "T"),
+	};
+	/* no handshake in the capture: 3 ms */
+	struct segment_row midstream[] = {
+		SEG(US(0), 1, s + 1, c + 1, ACK, 509, 1000, ""),
+		SEG(US(100), 1, s + 2001, c + 1, ACK, 509, 1000, "L"),
+		SEG(US(3099), 1, s + 1001, c + 1, ACK, 509, 1000, "O"),   /* 2.999 ms */
+		SEG(US(10013), 1, s + 4001, c + 1, ACK, 509, 1000, "L"),
+		SEG(US(13013), 1, s + 3001, c + 1, ACK, 509, 1000, "R"),  /* 3.000 ms */
+		SEG(US(14000), 0, c + 1, s + 5001, ACK, 502, 0, "T"),     /* an ACK, but no SYN before */
+		SEG(US(15000), 1, s + 6001, c + 1, ACK, 509, 1000, "L"),
+		SEG(US(17500), 1, s + 5001, c + 1, ACK, 509, 1000, "O"),
+	};
+	/* the capture's clock steps back between the SYN and the ACK: tshark
+	 * keeps the negative RTT and, comparing unsigned times, calls a hole
+	 * filled 500 ms later out-of-order, but one filled "before" the
+	 * highest segment, by less than the RTT's size, a retransmission */
+	struct segment_row backwards[] = {
+		SEG(US(10000), 0, c, 0, SYN, 64240, 0, ""),
+		SEG(US(4000), 0, c + 1, s + 1, ACK, 502, 0, ""),
+		SEG(US(20000), 0, c + 1, s + 1, ACK, 502, 1000, ""),
+		SEG(US(20100), 0, c + 2001, s + 1, ACK, 502, 1000, "L"),
+		SEG(US(520100), 0, c + 1001, s + 1, ACK, 502, 1000, "O"),
+		SEG(US(520200), 0, c + 4001, s + 1, ACK, 502, 1000, "L"),
+		SEG(US(515000), 0, c + 3001, s + 1, ACK, 502, 1000, "R"),
+	};
+	struct flow_table t;
+	struct flow *fl;
+
+	CHECK(flow_table_init(&t, 16) == 0, "flow table");
+	fl = run_rows(&t, backwards, sizeof(backwards) / sizeof(backwards[0]), 0, "handshake RTT below zero", NULL);
+	CHECK(fl && fl->tcp->first_rtt_us == -6000, "handshake RTT -6000 us kept, as tshark keeps it (got %lld)",
+	      fl ? (long long)fl->tcp->first_rtt_us : -1LL);
+	flow_table_destroy(&t);
+
+	CHECK(flow_table_init(&t, 16) == 0, "flow table");
+	fl = run_rows(&t, server, sizeof(server) / sizeof(server[0]), 0, "reordering at the server", NULL);
+	CHECK(fl && fl->tcp->first_rtt_us == 10000, "handshake RTT from the most recent SYN: 10000 us (got %lld)",
+	      fl ? (long long)fl->tcp->first_rtt_us : -1LL);
+	flow_table_destroy(&t);
+
+	CHECK(flow_table_init(&t, 16) == 0, "flow table");
+	fl = run_rows(&t, midstream, sizeof(midstream) / sizeof(midstream[0]), 0, "reordering without handshake",
+		      NULL);
+	/* the first packet is B's: B is the flow's A end */
+	CHECK(fl && fl->tcp->first_rtt_us == 0 && fl->dir[FLOW_A_TO_B].out_of_order == 2,
+	      "no SYN, no handshake RTT: the 3 ms default, 2 out-of-order");
+	flow_table_destroy(&t);
+}
+
+#undef US
+
 /* ---- ACK trains and the quantile estimate ---- */
 
 static void test_ack_clock_and_quantiles(void)
@@ -1276,6 +1397,8 @@ int main(void)
 {
 	test_tcp_bulk();
 	test_tcp_ipv6_wrap();
+	test_tcp_reorder_client();
+	test_tcp_reorder_server_and_edges();
 	test_ack_clock_and_quantiles();
 	test_ts_rtt_long_path();
 	test_lru();

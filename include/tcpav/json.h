@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * json.h - the one JSON writer of tcpavctl, avmon, apstat and apqos (in
- * the BPF-free part of libtcpav; not installed: the tools' own helper, not
- * API). A streaming printer in the style of iproute2's json_print: values
+ * json.h - the one JSON writer of tcpavctl, avmon, apstat and apqos
+ * (tcpav/lib/json.c: no libbpf, so avmon and ap-tools link it without the
+ * BPF toolchain; not installed: the tools' own helper, not API).
+ * A streaming printer in the style of iproute2's json_print: values
  * go straight to a FILE as they are given, with the commas and the nesting
  * tracked here, so a record of thousands of flows costs no allocation and
  * no tree (avmon writes one per interval).

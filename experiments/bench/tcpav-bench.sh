@@ -324,7 +324,7 @@ section1() {
     say ""
     say "== 1. AVR vs NRT: 1 tcp_av flow (target T by rule) + N CUBIC, EB = $(mbit $EB) Mbit/s HTB, 100-packet queue, ${AVR_SECS} s after ${AVR_OMIT} s omitted, 1 run per point =="
     csv_init baseline.csv "n,cc,goodput_bps,competitor_mean_bps,competitor_min_bps,total_bps,note"
-    csv_init avr_nrt.csv "n,nrt_pct,target_bps,tcpav_goodput_bps,avr_pct,competitor_mean_bps,competitor_min_bps,fair_share_bps,total_bps,baseline_cubic_avr_pct,baseline_reno_avr_pct,baseline_bbr_avr_pct,tcpav_flags,note"
+    csv_init avr_nrt.csv "n,nrt_pct,target_bps,tcpav_goodput_bps,avr_pct,competitor_mean_bps,competitor_min_bps,fair_remainder_bps,total_bps,baseline_cubic_avr_pct,baseline_reno_avr_pct,baseline_bbr_avr_pct,tcpav_flags,note"
     tb_up "$TBNAME" "$(tb_htb_rate_for_eb "$EB")" 100
     ensure_loaded
     for n in 2 4; do

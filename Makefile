@@ -50,7 +50,7 @@ BPF_PROGS := tcp_av policy
 SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
 UNIT_TESTS := test_core test_units test_metrics test_json test_core_cxx
 CXX      ?= c++
-TOOLS := set_target_probe bulk_flow
+TOOLS := set_target_probe gen_radiotap pcap_mangle bulk_flow
 # BTF of kernels tcp_av refuses, for tcpavctl --btf FILE load (tests/btf)
 BTF_FIXTURES := $(patsubst tests/btf/%.c,$(BUILD)/tests/%.o,$(wildcard tests/btf/*.c))
 
@@ -156,6 +156,15 @@ $(BUILD)/tests/%: tests/unit/%.cc tests/unit/check.h $(HEADERS)
 $(BUILD)/tests/%: tests/tools/%.c $(HEADERS) $(BUILD)/libtcpav.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpav.a $(LIBBPF_LIBS)
+
+# the capture corpus tools (tests/captures/MANIFEST.md): libpcap, no libbpf
+$(BUILD)/tests/gen_radiotap: tests/tools/gen_radiotap.c tests/unit/frame_builder.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Itests/unit $(LDFLAGS_SAN) -o $@ $< -lpcap -lz
+
+$(BUILD)/tests/pcap_mangle: tests/tools/pcap_mangle.c $(HEADERS) $(BUILD)/libavmon.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -Imonitor $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libavmon.a -lpcap -lm
 
 $(BUILD)/tests/bulk_flow: tests/tools/bulk_flow.c
 	@mkdir -p $(@D)

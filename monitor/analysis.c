@@ -453,7 +453,9 @@ void analysis_frame(struct analysis *a, const struct frame *f, const struct ip_p
 			rx = station_table_lookup_mac(&a->stations, &w->ra, f->ts);
 		station_count_wlan_frame(tx, rx, f);
 		a->capacity.bin_airtime_us += station_frame_airtime_us(f);
-		if (w->type == 2 && tx && station_wlan_repeat(tx, w)) {
+		/* a frame with a bad FCS was not received: it is not remembered,
+		 * so that its retry, the first good copy, reaches the flows */
+		if (w->type == 2 && tx && !f->radio.bad_fcs && station_wlan_repeat(tx, w)) {
 			a->wlan_retries_removed++;
 			return;
 		}

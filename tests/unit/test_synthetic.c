@@ -1324,6 +1324,49 @@ static void scenario_wlan(void)
 	jfree(sum);
 }
 
+/* A data frame captured with a bad FCS, then its retry (the same 802.11
+ * sequence number): the retry is the first good copy, so its segment
+ * reaches the TCP analysis once; a frame that was not received is not
+ * remembered as seen. */
+static void scenario_wlan_bad_fcs(void)
+{
+	static struct capture_file cf;
+	const struct radio_case *rc = &radio_cases[1]; /* FCS captured */
+	const uint8_t sta[6] = { 0x02, 0x5a, 0, 0, 0, 0x7f };
+	const struct endpoint sta_ep = { .family = 4, .addr = { 10, 1, 0, 99 }, .port = 50099 };
+	const struct endpoint srv = { .family = 4, .addr = { 10, 1, 0, 1 }, .port = 80 };
+	struct tcp_seg seg = { .seq = 1000, .ack = 90000, .flags = F_ACK | F_PSH, .win = WIN, .len = 500 };
+	const struct jv *flows, *fl;
+	struct jv *sum;
+	unsigned mpdu;
+
+	snprintf(check_scope, sizeof(check_scope), "802.11 bad FCS, then its retry");
+	memset(&cf, 0, sizeof(cf));
+	cf.dlt = DLT_IEEE802_11_RADIO;
+	for (int i = 0; i < 2; i++) {
+		struct pkt p = { .n = 0 };
+
+		seg.retry = (uint8_t)i;
+		build_wlan_tcp(&p, rc, sta, 300, &sta_ep, &srv, &seg, &mpdu);
+		if (i == 0)
+			p.b[8] |= 0x40; /* radiotap Flags, the first field: bad FCS */
+		cf_add(&cf, 0.001 * (i + 1), &p);
+	}
+	sum = run_capture(&cf);
+	if (!sum)
+		return;
+	expect_u64(sum, "analysis.tcp_packets", 1);
+	expect_u64(sum, "duplicates_removed.wlan_retries", 0);
+	flows = jget(sum, "flows");
+	fl = flows ? jfind(flows, "src", "10.1.0.99:50099") : NULL;
+	CHECK(fl != NULL, "%s: the segment's flow", check_scope);
+	if (fl) {
+		expect_u64(fl, "a_to_b.packets", 1);
+		expect_u64(fl, "a_to_b.payload_bytes", 500);
+	}
+	jfree(sum);
+}
+
 /* The model's own airtime for the radio cases, decoded from the frames
  * (frame_decode on the built bytes), against the recomputation: pinpoints
  * a disagreement to the decoder/airtime model rather than the counting. */
@@ -1387,5 +1430,6 @@ int main(int argc, char **argv)
 	scenario_tcp(6, 2);
 	scenario_airtime_direct();
 	scenario_wlan();
+	scenario_wlan_bad_fcs();
 	return check_done();
 }

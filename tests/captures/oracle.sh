@@ -10,8 +10,9 @@
 #   DIR/NAME.tcp_streams.tsv    per TCP stream and direction (when TCP)
 #   DIR/NAME.wlan_stations.tsv  per 802.11 station, data frames (when 802.11)
 # and refreshes DIR/PREFERENCES.txt (tshark's version and the preferences
-# the figures depend on). Nothing is written for a capture unless all its
-# figures were computed. Needs tshark and capinfos 4.0 (Debian 12: 4.0.17),
+# the figures depend on). A file tshark reads only in part (cut short,
+# damaged) gets the figures of what it read; its error message is the
+# summary's tshark_stderr. Files are replaced only when all were written. Needs tshark and capinfos 4.0 (Debian 12: 4.0.17),
 # awk. Keys, columns and their meanings: tests/captures/MANIFEST.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -33,7 +34,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 # tshark without name resolution and with its default preferences; the
 # preferences the TCP and 802.11 figures depend on are recorded below
-ts() { tshark -n -o tcp.analyze_sequence_numbers:TRUE -o tcp.relative_sequence_numbers:TRUE "$@" 2>/dev/null; }
+# A file damaged on purpose (cut inside a record, a bad pcapng block) makes
+# tshark exit 2 after the frames before the damage: those are its figures
+# (summary.txt's tshark_stderr names the damage).
+ts() {
+    tshark -n -o tcp.analyze_sequence_numbers:TRUE -o tcp.relative_sequence_numbers:TRUE "$@" 2>"$tmp/ts.err" && return
+    local rc=$?
+    grep -qE 'cut short in the middle of a packet|appears to be damaged or corrupt' "$tmp/ts.err" || return $rc
+}
 {
     echo "# tshark preferences in effect for tests/captures/oracles (written by oracle.sh)"
     echo "version: $version"
@@ -54,7 +62,7 @@ tcp_streams() {
         -e tcp.analysis.spurious_retransmission -e tcp.analysis.duplicate_ack \
         -e tcp.analysis.lost_segment -e tcp.analysis.out_of_order -e tcp.analysis.ack_rtt \
         -e tcp.flags.syn -e tcp.flags.fin -e tcp.flags.reset -e tcp.flags.ack \
-        -e tcp.seq -e tcp.ack -e tcp.options.sack.count >"$tmp/fields" || return 1
+        -e tcp.seq -e tcp.ack -e tcp.options.sack.count >"$tmp/fields"
     awk -F'\t' -v OFS='\t' '
     {
         s = $1; src = ($2 != "" ? $2 : $3) ":" $4; dst = ($5 != "" ? $5 : $6) ":" $7
@@ -114,7 +122,7 @@ tcp_streams() {
 wlan_stations() {
     ts -r "$1" -Y 'wlan.fc.type == 2' -T fields -E separator=/t -E occurrence=f \
         -e frame.len -e wlan.fc.ds -e wlan.ta -e wlan.ra -e wlan.fc.retry -e wlan_radio.duration -e tcp.len \
-        >"$tmp/wlan" || return 1
+        >"$tmp/wlan"
     awk -F'\t' -v OFS='\t' '
     function group(mac) { return index("13579bdfBDF", substr(mac, 2, 1)) > 0 }
     $2 == "0x01" || $2 == "0x02" {

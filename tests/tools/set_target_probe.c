@@ -8,7 +8,10 @@
  *   set_target_probe send ADDR PORT SECONDS RATE0 SWITCH_AT RATE1
  *       connect to ADDR:PORT with target RATE0 (set before connect), send
  *       bulk data for SECONDS, set target RATE1 at SWITCH_AT seconds; print
- *       one line per 250 ms: "T_SECONDS ACKED_BPS CC TARGET_BPS"
+ *       one line per 250 ms of what the kernel says of the socket (TCP_INFO,
+ *       TCP_CONGESTION), not what libtcpav wrote:
+ *       "T_SECONDS ACKED_BPS CC PACING_BPS CWND SRTT_US MSS"
+ *       (PACING_BPS is "none" while the socket has no pacing rate)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -63,7 +66,7 @@ static int sink(const char *port)
 static int send_bulk(char **argv)
 {
 	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai;
-	uint64_t rate0, rate1, prev_acked = 0, target;
+	uint64_t rate0, rate1, prev_acked = 0;
 	double secs = atof(argv[2]), switch_at = atof(argv[4]), start, next_report;
 	static char buf[1 << 16];
 	int fd, switched = 0;
@@ -100,13 +103,16 @@ static int send_bulk(char **argv)
 			char cc[16] = "";
 			socklen_t cclen = sizeof(cc);
 
+			char pacing[24] = "none";
+
 			getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len);
 			getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, &cclen);
-			if (tcpav_get_target(fd, &target) < 0)
-				target = 0;
-			printf("%.2f %llu %s %llu\n", t - start,
-			       (unsigned long long)((ti.tcpi_bytes_acked - prev_acked) * 8 * 4), cc,
-			       (unsigned long long)target);
+			/* ~0 is the kernel's "no rate set" (sk_pacing_rate's initial value) */
+			if (ti.tcpi_pacing_rate != ~0ull)
+				snprintf(pacing, sizeof(pacing), "%llu", (unsigned long long)ti.tcpi_pacing_rate * 8);
+			printf("%.2f %llu %s %s %u %u %u\n", t - start,
+			       (unsigned long long)((ti.tcpi_bytes_acked - prev_acked) * 8 * 4), cc, pacing,
+			       ti.tcpi_snd_cwnd, ti.tcpi_rtt, ti.tcpi_snd_mss);
 			fflush(stdout);
 			prev_acked = ti.tcpi_bytes_acked;
 			next_report += 0.25;

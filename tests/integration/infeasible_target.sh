@@ -1,16 +1,27 @@
 #!/usr/bin/env bash
-# T = 40 Mbit/s, above the 25 Mbit/s bottleneck, among 2 CUBIC flows, 15 s:
-# the safety valve keeps each CUBIC flow at >= 25 % of EB/3, and
-# `tcpavctl flows` marks the flow infeasible.
+# T = 40 Mbit/s, above the 25 Mbit/s bottleneck, among N = 2 CUBIC flows,
+# 15 s (12 s measured). Once T is judged infeasible the safety valve caps
+# tcp_av's guaranteed rate at 3/4 of its bandwidth estimate, which is at
+# most EB (a probe round every 32 may ask for 5/3 of the cap, and E is a
+# Reno that can take no more than its share). Bounds from that:
+#  - the CUBIC flows keep at least EB/4 between them (6.25 Mbit/s; without
+#    the valve G stays at 2.5 T and they get under 1 Mbit/s), and each at
+#    least half of that, EB/8 (3.1 Mbit/s; measured 5-7);
+#  - tcp_av gets at most 3/4 EB (18.75 Mbit/s; without the valve 24) and,
+#    as the cap follows what the flow itself delivered, at least half a fair
+#    share, EB/(N+1)/2 (4.2 Mbit/s; measured 11-14);
+#  - `tcpavctl flows` marks the flow infeasible.
 . "$(dirname "$0")/lib.sh"
 EB=25000000
 tcpav_test_begin tavi "$(tb_htb_rate_for_eb 25000000)" 100
 target_mix 40M 15 cubic cubic
 
-floor=$(awk -v eb=$EB 'BEGIN { printf "%d", 0.25 * eb / 3 }')
-check_ge "CUBIC flow 1 goodput vs 25 % of EB/3" "${GOODPUT[1]}" "$floor"
-check_ge "CUBIC flow 2 goodput vs 25 % of EB/3" "${GOODPUT[2]}" "$floor"
+cubic_sum=$((GOODPUT[1] + GOODPUT[2]))
+check_ge "the CUBIC flows keep EB/4 between them" "$cubic_sum" $((EB / 4))
+check_ge "CUBIC flow 1 keeps EB/8" "${GOODPUT[1]}" $((EB / 8))
+check_ge "CUBIC flow 2 keeps EB/8" "${GOODPUT[2]}" $((EB / 8))
+check_le "tcp_av takes at most 3/4 EB" "${GOODPUT[0]}" $((EB * 3 / 4))
+check_ge "tcp_av keeps half a fair share, EB/3/2" "${GOODPUT[0]}" $((EB / 3 / 2))
 check "tcpavctl flows marks the 40 Mbit/s flow infeasible" \
     jq -e --arg d "$TB_RCV_ADDR:5201" 'any(.[]; .dst == $d and .target_bps == 40000000 and .infeasible)' "$TMP/flows.json"
-check "tcp_av still carried traffic" ge "${GOODPUT[0]}" 1000000
 finish

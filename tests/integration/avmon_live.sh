@@ -5,9 +5,11 @@
 # AP with a target of 8 Mbit/s on station 1's port 5201, and is stopped
 # with SIGINT after the flows. Checks: each flow's goodput bytes within 3 %
 # of iperf3's received bytes, the target flow's AVR within 3 points of
-# iperf3's goodput / target, one JSON line per interval (written live,
-# contiguous, one second each), and exactly one summary, last, written
-# after SIGINT, with exit status 0. Then SIGTERM: exit 0 with a summary that
+# iperf3's goodput / target, EB estimated by avmon itself (no --capacity:
+# the best saturated second, from TCP loss signals) within 5 % of the HTB's
+# payload rate and NRT = target / that estimate, one JSON line per interval
+# (written live, contiguous, one second each), and exactly one summary,
+# last, written after SIGINT, with exit status 0. Then SIGTERM: exit 0 with a summary that
 # counts the packets captured before the signal. Bounded (~15 s); cleans up
 # on any exit. No tcp_av here: plain iperf3 -C cubic, addresses 10.81.x.y.
 . "$(dirname "$0")/lib.sh"
@@ -79,7 +81,7 @@ tb_iperf_servers "$AP_STA2" 5203
 
 # `ip netns exec` execs avmon: $! is avmon itself
 ip netns exec "$AP_AP" "$AVMON" -i "$AP_BOTTLENECK_DEV" --interval 1 --format json \
-    --target "$STA1:5201=8M" --capacity 20M tcp >"$TMP/avmon.json" 2>"$TMP/avmon.err" &
+    --target "$STA1:5201=8M" tcp >"$TMP/avmon.json" 2>"$TMP/avmon.err" &
 avpid=$!
 if ! avmon_ready "$avpid"; then
     check "avmon started capturing on $AP_BOTTLENECK_DEV ($(head -c 200 "$TMP/avmon.err"))" false
@@ -119,6 +121,11 @@ check "exactly one summary, as the last line" \
     jq -e -s '([.[] | select(.type == "summary")] | length) == 1 and .[-1].type == "summary"
               and all(.[:-1][]; .type == "interval")' "$out"
 tail -n 1 "$out" > "$TMP/summary.json"
+read -r cap cap_source < <(jq -r '"\(.capacity_bps // 0) \(.capacity_source // "none")"' "$TMP/summary.json" 2>/dev/null || echo "0 none")
+echo "# avmon's EB: $cap bit/s ($cap_source); the HTB's payload rate $EB"
+check "EB is estimated from saturated seconds ($cap_source)" test "$cap_source" = estimated
+check "EB estimate within 5 % of the bottleneck's payload rate ($(mbit "$cap") vs $(mbit $EB) Mbit/s)" \
+    within_pct "$cap" $EB 5
 
 dur=$(jq -r '.capture.duration_s // 0' "$TMP/summary.json" 2>/dev/null || true)
 dur=${dur:-0}
@@ -169,7 +176,10 @@ for i in 0 1 2; do
         echo "# $ep: AVR avmon $avr %, iperf3 $iavr %; NRT $nrt %"
         check "$ep: target_bps is the target ($tbps)" test "$tbps" = $TARGET
         check "$ep: AVR within 3 points of iperf3's ($avr vs $iavr)" within "$avr" "$iavr" 3
-        check "$ep: NRT is target / capacity ($nrt)" within "$nrt" 40 0.000001
+        check "$ep: NRT is target / avmon's EB estimate ($nrt %)" \
+            within "$nrt" "$(awk -v t=$TARGET -v c="$cap" 'BEGIN { print (c > 0 ? 100 * t / c : -1) }')" 0.01
+        check "$ep: NRT within 5 % of target / EB ($nrt vs $((100 * TARGET / EB)) %)" \
+            within_pct "$nrt" $((100 * TARGET / EB)) 5
     else
         check "$ep: no target (it matches ADDR:PORT only)" test "$tbps" = null
     fi

@@ -9,9 +9,9 @@
 # the best saturated second, from TCP loss signals) within 5 % of the HTB's
 # payload rate and NRT = target / that estimate, one JSON line per interval
 # (written live, contiguous, one second each), and exactly one summary,
-# last, written after SIGINT, with exit status 0. Then SIGTERM: exit 0 with a summary that
-# counts the packets captured before the signal. Bounded (~15 s); cleans up
-# on any exit. No tcp_av here: plain iperf3 -C cubic, addresses 10.81.x.y.
+# last, written after SIGINT, with exit status 0. Then SIGTERM: exit 0
+# with a summary that counts the packets captured before the signal.
+# Bounded (~15 s); cleans up on any exit. No tcp_av here: plain iperf3 -C cubic, addresses 10.81.x.y.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../experiments/testbed/ap.sh
 . "$TOP/experiments/testbed/ap.sh"

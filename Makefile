@@ -50,7 +50,7 @@ BPF_PROGS := tcp_av policy
 SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
 UNIT_TESTS := test_core test_units test_metrics test_json test_core_cxx
 CXX      ?= c++
-TOOLS := set_target_probe gen_radiotap pcap_mangle bulk_flow
+TOOLS := set_target_probe gen_radiotap pcap_mangle bulk_flow vlan_tag
 # BTF of kernels tcp_av refuses, for tcpavctl --btf FILE load (tests/btf)
 BTF_FIXTURES := $(patsubst tests/btf/%.c,$(BUILD)/tests/%.o,$(wildcard tests/btf/*.c))
 
@@ -169,6 +169,10 @@ $(BUILD)/tests/pcap_mangle: tests/tools/pcap_mangle.c $(HEADERS) $(BUILD)/libavm
 $(BUILD)/tests/bulk_flow: tests/tools/bulk_flow.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $<
+
+$(BUILD)/tests/vlan_tag: tests/tools/vlan_tag.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< -lpcap
 
 # --- fuzzing the decoders and the analysis (libFuzzer), seeded by the
 # shared captures; `check` runs it for FUZZ_CHECK_SECONDS

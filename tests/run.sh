@@ -167,10 +167,13 @@ if [[ $mode == all || $mode == unit ]]; then
 	run_one harness tests/harness/selftest.sh
 	# every docs/design.md section a file cites exists
 	run_one docs/refs tests/docs/refs.sh
-	# avmon against tshark's figures for the shared captures (no root needed)
+	# avmon against tshark's figures for the own corpus (tests/captures)
+	# and, when present, the third-party one (no root needed)
 	for b in "$build" ${sanbuild:+"$sanbuild"}; do
 		run_one "$(basename "$b")/golden" tests/golden/golden.sh "$b"
 	done
+	# each golden rule catches its defect (fake corpora)
+	run_one "$(basename "$build")/golden-selftest" tests/golden/selftest.sh "$build"
 	# avmon and ap-tools build without the BPF toolchain; what make install
 	# writes for applications carries one licence
 	run_one packaging/monitor_without_bpf tests/packaging/monitor_without_bpf.sh

@@ -12,8 +12,9 @@
 # and refreshes DIR/PREFERENCES.txt (tshark's version and the preferences
 # the figures depend on). A file tshark reads only in part (cut short,
 # damaged) gets the figures of what it read; its error message is the
-# summary's tshark_stderr. Files are replaced only when all were written. Needs tshark and capinfos 4.0 (Debian 12: 4.0.17),
-# awk. Keys, columns and their meanings: tests/captures/MANIFEST.md.
+# summary's tshark_stderr. Files are replaced only when all were written.
+# Needs tshark and capinfos 4.0 (Debian 12: 4.0.17), awk. Keys, columns
+# and their meanings: tests/captures/MANIFEST.md.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$here/oracles

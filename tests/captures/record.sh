@@ -28,7 +28,7 @@ fi
 export TB_NET=${TB_NET:-181}
 name=${TB_NAME:-tcpavcap}
 lock=${TCPAV_NET_LOCK:-/tmp/tcpav-net.lock}
-all=(eth_reorder_rcv eth_loss_snd eth6_loss_rcv sll_any_rcv sll2_any_snd6 vlan)
+all=(eth_reorder_rcv eth_loss_snd eth6_loss_rcv sll_any_rcv sll2_any_snd6 sll2_any_rtr vlan)
 
 die() { echo "record.sh: $*" >&2; exit 1; }
 
@@ -41,16 +41,29 @@ bed() {
     tb_up "$name" "$1" "$2" || exit 1
     if [[ ${3:-} == ipv6 ]]; then
         local n=$TB_NET
-        ip -n "$TB_SND" addr add "fd00:$n:1::1/64" dev snd0 nodad &&
+        ip netns exec "$TB_RTR" sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+            ip -n "$TB_SND" addr add "fd00:$n:1::1/64" dev snd0 nodad &&
             ip -n "$TB_RTR" addr add "fd00:$n:1::fe/64" dev rtr-snd nodad &&
             ip -n "$TB_RTR" addr add "fd00:$n:2::fe/64" dev rtr-rcv nodad &&
             ip -n "$TB_RCV" addr add "fd00:$n:2::1/64" dev rcv0 nodad &&
             ip -n "$TB_SND" -6 route add default via "fd00:$n:1::fe" &&
-            ip -n "$TB_RCV" -6 route add default via "fd00:$n:2::fe" &&
-            ip netns exec "$TB_RTR" sysctl -qw net.ipv6.conf.all.forwarding=1 ||
+            ip -n "$TB_RCV" -6 route add default via "fd00:$n:2::fe" ||
             die "cannot add IPv6 to the test bed"
         RCV6=fd00:$n:2::1
     fi
+    # neighbours resolved before anything is recorded: a first SYN lost
+    # while the link-local addresses are still tentative (IPv6 neighbour
+    # discovery waits for them, about 2 s) is not what is measured
+    reachable "$TB_RCV_ADDR"
+    [[ ${3:-} != ipv6 ]] || reachable "$RCV6"
+}
+
+reachable() {
+    local i
+    for ((i = 0; i < 10; i++)); do
+        ip netns exec "$TB_SND" ping -q -c 1 -W 1 "$1" >/dev/null 2>&1 && return 0
+    done
+    die "$1 not reachable from $TB_SND"
 }
 
 # capture_start NS TCPDUMP_ARGS...: tcpdump in NS, to $tmp/cap; returns when
@@ -155,6 +168,70 @@ rec_eth_reorder_rcv() {
     xfer_pids=() sink_pids=()
 }
 
+# Losses from the HTB bottleneck's small pfifo: two flows (Reno, CUBIC) of
+# 1 MB at once through 8 Mbit/s with an 8-packet queue, so the queue
+# overflows: retransmissions, fast retransmissions, dup ACKs, SACK.
+loss_bed() { bed 8mbit 8 "$@"; sinks 5201 5202; }
+loss_flows() {
+    transfer "$1" 5201 1000000 reno
+    transfer "$1" 5202 1000000 cubic
+    transfers_wait
+}
+
+# Ethernet, IPv4, at the sender (snd0).
+rec_eth_loss_snd() {
+    loss_bed
+    capture_start "$TB_SND" -i snd0 -s 96 'tcp port 5201 or tcp port 5202'
+    loss_flows "$TB_RCV_ADDR"
+    capture_stop eth_loss_snd.pcap
+}
+
+# Ethernet, IPv6, at the receiver (rcv0).
+rec_eth6_loss_rcv() {
+    loss_bed ipv6
+    capture_start "$TB_RCV" -i rcv0 -s 128 'ip6 and (tcp port 5201 or tcp port 5202)'
+    loss_flows "$RCV6"
+    capture_stop eth6_loss_rcv.pcap
+}
+
+# Linux cooked v1 (tcpdump -i any), IPv4, at the receiver: one copy of
+# each packet (the namespace has one interface besides lo).
+rec_sll_any_rcv() {
+    loss_bed
+    capture_start "$TB_RCV" -i any -y LINUX_SLL -s 96 'tcp port 5201 or tcp port 5202'
+    loss_flows "$TB_RCV_ADDR"
+    capture_stop sll_any_rcv.pcap
+}
+
+# Linux cooked v2 (-i any -y LINUX_SLL2), IPv6, at the sender.
+rec_sll2_any_snd6() {
+    loss_bed ipv6
+    capture_start "$TB_SND" -i any -y LINUX_SLL2 -s 128 'ip6 and (tcp port 5201 or tcp port 5202)'
+    loss_flows "$RCV6"
+    capture_stop sll2_any_snd6.pcap
+}
+
+# Linux cooked v2 at the router: every forwarded packet twice, in on one
+# interface and out on the other (link copies); what the HTB queue drops
+# only once.
+rec_sll2_any_rtr() {
+    loss_bed
+    capture_start "$TB_RTR" -i any -y LINUX_SLL2 -s 128 'tcp port 5201 or tcp port 5202'
+    loss_flows "$TB_RCV_ADDR"
+    capture_stop sll2_any_rtr.pcap
+}
+
+# VLAN-tagged variants of recorded Ethernet captures (vlan_tag): 802.1Q
+# VLAN 100, and QinQ (802.1ad service VLAN 200 around 802.1Q VLAN 100).
+rec_vlan() {
+    local tool=$top/$build/tests/vlan_tag
+    [[ -x $tool ]] || die "no $tool (make BUILD=$build $build/tests/vlan_tag)"
+    [[ -s $here/eth_loss_snd.pcap && -s $here/eth6_loss_rcv.pcap ]] || die "record eth_loss_snd and eth6_loss_rcv first"
+    "$tool" "$here/eth_loss_snd.pcap" "$here/vlan_loss_snd.pcap" 100 &&
+        "$tool" "$here/eth6_loss_rcv.pcap" "$here/qinq_loss_rcv6.pcap" 100 200 || die "vlan_tag failed"
+    echo "record.sh: vlan_loss_snd.pcap, qinq_loss_rcv6.pcap written"
+}
+
 # --------------------------------------------------------------------- main
 
 if [[ ${1:-} == --one ]]; then
@@ -175,5 +252,9 @@ for c in "$@"; do
     declare -F "rec_$c" >/dev/null || die "unknown capture '$c' (known: ${all[*]})"
 done
 for c in "$@"; do
-    flock "$lock" "$0" -b "$build" --one "$c" || die "$c: recording failed"
+    if [[ $c == vlan ]]; then # no network: no lock
+        "$0" -b "$build" --one "$c"
+    else
+        flock "$lock" "$0" -b "$build" --one "$c"
+    fi || die "$c: recording failed"
 done

@@ -1,14 +1,29 @@
 #!/usr/bin/env bash
-# tests/golden/golden.sh BUILD - avmon's summaries of the shared captures
-# against the figures tshark 4.0 gives for them (../shared/captures/oracles),
-# as listed in tests/golden/GOLDEN. TAP lines; exit status 1 on a failure.
-# Captures elsewhere: TCPAV_CAPTURES=DIR.
+# tests/golden/golden.sh BUILD - avmon's summaries of capture corpora
+# against the figures tshark 4.0 gives for them. TAP lines and a plan;
+# exit status 1 on any failure.
+#
+#   the project's own corpus, always: tests/captures, listed in
+#     tests/captures/GOLDEN, figures in tests/captures/oracles
+#     (tests/captures/oracle.sh; MANIFEST.md there);
+#   the third-party corpus when present: $TCPAV_CAPTURES, else
+#     ../shared/captures, listed in tests/golden/GOLDEN, figures in
+#     DIR/oracles. When absent: one "#" line, and the run passes on the
+#     own corpus alone.
+#
+# Check kinds: the header of tests/golden/GOLDEN. Every capture needs its
+# oracle summary (and the per-stream / per-station table its kind compares
+# when tshark saw TCP / 802.11); a missing file or key is a failure, as is
+# a capture of tests/captures that its GOLDEN list leaves out.
+# GOLDEN_OWN=DIR reads the own corpus (and DIR/GOLDEN) from DIR instead:
+# for the harness's own tests (tests/golden/selftest.sh).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/golden
 build=${1:-build}
 avmon=$top/$build/bin/avmon
-caps=${TCPAV_CAPTURES:-$top/../shared/captures}
+own=${GOLDEN_OWN:-$top/tests/captures}
+shared=${TCPAV_CAPTURES:-$top/../shared/captures}
 tmp=$(mktemp -d /tmp/avmon-golden.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0
@@ -19,78 +34,135 @@ result() { # result STATUS DESC
 }
 check() { local desc=$1; shift; "$@" >/dev/null 2>&1; result $? "$desc"; }
 
-if [[ ! -d $caps/oracles ]]; then
-    echo "skip 1 - golden tests: no captures with oracles at $caps (set TCPAV_CAPTURES)"
-    exit 0
-fi
-
-# fields_agree NAME JQ_PROGRAM TSV: one check per field of the comparison
+# fields_agree NAME PROG TSV [FIELD_REGEX]: one result per field the jq
+# program compares (only the fields matching FIELD_REGEX when given); a
+# missing table, a failing comparison or no field compared is a failure.
 fields_agree() {
-    local name=$1 prog=$2 tsv=$3 field bad total first
+    local name=$1 prog=$2 tsv=$3 only=${4:-} out field bad total first fields=0
+    if [[ ! -f $tsv ]]; then
+        result 1 "$name: oracle file $(basename "$tsv") present"
+        return
+    fi
+    if ! out=$(jq -R -s -r --slurpfile sum "$tmp/sum.json" -f "$here/$prog" "$tsv" 2>&1); then
+        result 1 "$name: $prog compares avmon with $(basename "$tsv") ($(head -c 150 <<<"$out"))"
+        return
+    fi
     while IFS=$'\t' read -r field bad total first; do
+        [[ -z $field || (-n $only && ! $field =~ $only) ]] && continue
+        fields=$((fields + 1))
         [[ $bad == 0 ]] || echo "# $name: $field: $bad of $total differ, e.g. $first"
         result "$([[ $bad == 0 ]] && echo 0 || echo 1)" "$name: $field equals tshark's ($total compared)"
-    done < <(jq -R -s -r --slurpfile sum "$tmp/sum.json" -f "$here/$prog" "$tsv")
+    done <<<"$out"
+    ((fields > 0)) || result 1 "$name: $prog compared no field${only:+ matching $only}"
 }
 
-oracle() { sed -n "s/^$2: //p" "$caps/oracles/$1.summary.txt" | head -1; }
+# oracle KEY: sets $ov to the figure KEY of the current capture's summary;
+# counts a failure and returns 1 when the key is missing or not a number.
+# (Not run in $(...): a result counted in a subshell would be lost.)
+oracle() {
+    ov=$(sed -n "s/^$(sed 's/[][\.*^$]/\\&/g' <<<"$1"): //p" "$summary" | head -1)
+    if [[ ! $ov =~ ^[0-9]+$ ]]; then
+        result 1 "$cap: oracle key '$1' in $(basename "$summary") (got '$ov')"
+        return 1
+    fi
+}
 total() { jq "[.flows[] | select(.proto == \"tcp\") | .a_to_b.$1 + .b_to_a.$1] | add // 0" "$tmp/sum.json"; }
 
-while read -r cap kind expect; do
-    [[ -z $cap || $cap == \#* ]] && continue
-    rc=0
-    "$avmon" -r "$caps/$cap" --interval 0 --format json >"$tmp/out" 2>"$tmp/err" || rc=$?
-    tail -n 1 "$tmp/out" >"$tmp/sum.json"
-    check "$cap: no crash, no sanitizer report (exit $rc)" \
-        bash -c "(( $rc < 128 )) && ! grep -qE 'Sanitizer|runtime error' '$tmp/err'"
-    if [[ $kind == malformed ]]; then
-        if ((rc != 0)); then
-            check "$cap: refused with one line on stderr and exit 1: $(head -c 150 "$tmp/err")" \
-                bash -c "(( $rc == 1 )) && [[ \$(wc -l < '$tmp/err') == 1 ]] && grep -q '^avmon: ' '$tmp/err'"
-        else
-            check "$cap: read, its broken frames counted as malformed" \
-                jq -e '[.capture.malformed[]] | add > 0' "$tmp/sum.json"
+# run_corpus DIR LIST: every capture of LIST (DIR/CAPTURE, DIR/oracles/)
+run_corpus() {
+    local caps=$1 list=$2 cap kind expect rc copies frames packets kv sha
+    while read -r cap kind expect; do
+        [[ -z $cap || $cap == \#* ]] && continue
+        if [[ ! -f $caps/$cap ]]; then
+            result 1 "$cap: listed in $list but not in $caps"
+            continue
         fi
-        continue
-    fi
-    if [[ " $expect " == *" warns "* ]]; then
-        check "$cap: read (exit 0) with one warning line: $(head -c 150 "$tmp/err")" \
-            bash -c "(( $rc == 0 )) && [[ \$(wc -l < '$tmp/err') == 1 ]] && grep -q '^avmon: warning: ' '$tmp/err'"
-    else
-        check "$cap: read cleanly (exit 0, nothing on stderr)" bash -c "(( $rc == 0 )) && [[ ! -s '$tmp/err' ]]"
-    fi
-    check "$cap: packets equal capinfos' ($(oracle "$cap" capinfos_packets))" \
-        jq -e --argjson p "$(oracle "$cap" capinfos_packets)" '.capture.packets == $p' "$tmp/sum.json"
-    streams=$caps/oracles/$cap.tcp_streams.tsv stations=$caps/oracles/$cap.wlan_stations.tsv
-    case $kind in
-    exact)
-        [[ -f $streams ]] && fields_agree "$cap" compare.jq "$streams"
-        [[ -f $stations ]] && fields_agree "$cap stations" stations.jq "$stations"
-        ;;
-    link-copies)
-        copies=$(jq '.duplicates_removed.link_copies' "$tmp/sum.json")
-        frames=$(oracle "$cap" tcp_frames) packets=$(total packets)
-        check "$cap: packets $packets + link copies removed $copies = tshark's TCP frames $frames" \
-            test $((packets + copies)) -eq "$frames"
-        fields_agree "$cap" compare.jq "$streams" | grep -E 'goodput_bytes|^#.*goodput'
-        check "$cap: retransmissions $(total retransmissions) below tshark's $(oracle "$cap" 'frames\[tcp.analysis.retransmission\]') (copies are not retransmissions)" \
-            test "$(total retransmissions)" -lt "$(oracle "$cap" 'frames\[tcp.analysis.retransmission\]')"
-        ;;
-    wlan-retries)
-        fields_agree "$cap stations" stations.jq "$stations"
-        fields_agree "$cap" compare.jq "$streams" | grep -E 'goodput_bytes|^#.*goodput'
-        for kv in $expect; do
-            [[ $kv == *=* ]] || continue
-            check "$cap: ${kv%%=*} $(total "${kv%%=*}") equals tshark's on the retry-free view (${kv#*=})" \
-                test "$(total "${kv%%=*}")" -eq "${kv#*=}"
-        done
-        ;;
-    no-tcp)
-        check "$cap: no TCP flow (tunnel not decapsulated)" jq -e '[.flows[] | select(.proto == "tcp")] | length == 0' "$tmp/sum.json"
-        check "$cap: nothing counted as malformed" jq -e '[.capture.malformed[]] | add == 0' "$tmp/sum.json"
-        ;;
-    *) result 1 "$cap: unknown check kind '$kind' in GOLDEN" ;;
-    esac
-done < "$here/GOLDEN"
+        summary=$caps/oracles/$cap.summary.txt
+        rc=0
+        "$avmon" -r "$caps/$cap" --interval 0 --format json </dev/null >"$tmp/out" 2>"$tmp/err" || rc=$?
+        tail -n 1 "$tmp/out" >"$tmp/sum.json"
+        check "$cap: no crash, no sanitizer report (exit $rc)" \
+            bash -c "(( $rc < 128 )) && ! grep -qE 'Sanitizer|runtime error' '$tmp/err'"
+        if [[ ! -f $summary ]]; then
+            result 1 "$cap: oracle file oracles/$cap.summary.txt present"
+            continue
+        fi
+        sha=$(sed -n 's/^sha256: //p' "$summary")
+        if [[ -n $sha ]]; then
+            check "$cap: its oracle is of this file (sha256)" \
+                test "$sha" = "$(sha256sum "$caps/$cap" | cut -d' ' -f1)"
+        fi
+        if [[ $kind == malformed ]]; then
+            if ((rc != 0)); then
+                check "$cap: refused with one line on stderr and exit 1: $(head -c 150 "$tmp/err")" \
+                    bash -c "(( $rc == 1 )) && [[ \$(wc -l < '$tmp/err') == 1 ]] && grep -q '^avmon: ' '$tmp/err'"
+            else
+                check "$cap: read, its broken frames counted as malformed" \
+                    jq -e '[.capture.malformed[]] | add > 0' "$tmp/sum.json"
+            fi
+            continue
+        fi
+        if [[ " $expect " == *" warns "* ]]; then
+            check "$cap: read (exit 0) with one warning line: $(head -c 150 "$tmp/err")" \
+                bash -c "(( $rc == 0 )) && [[ \$(wc -l < '$tmp/err') == 1 ]] && grep -q '^avmon: warning: ' '$tmp/err'"
+        else
+            check "$cap: read cleanly (exit 0, nothing on stderr)" bash -c "(( $rc == 0 )) && [[ ! -s '$tmp/err' ]]"
+        fi
+        if oracle capinfos_packets; then
+            check "$cap: packets equal capinfos' ($ov)" jq -e --argjson p "$ov" '.capture.packets == $p' "$tmp/sum.json"
+        fi
+        streams=$caps/oracles/$cap.tcp_streams.tsv stations=$caps/oracles/$cap.wlan_stations.tsv
+        case $kind in
+        exact)
+            oracle tcp_frames || continue
+            ((ov == 0)) || fields_agree "$cap" compare.jq "$streams"
+            oracle wlan_frames || continue
+            ((ov == 0)) || fields_agree "$cap stations" stations.jq "$stations"
+            ;;
+        link-copies)
+            copies=$(jq '.duplicates_removed.link_copies' "$tmp/sum.json")
+            oracle tcp_frames || continue
+            frames=$ov packets=$(total packets)
+            check "$cap: packets $packets + link copies removed $copies = tshark's TCP frames $frames" \
+                test $((packets + copies)) -eq "$frames"
+            fields_agree "$cap" compare.jq "$streams" '^goodput_bytes$'
+            oracle 'frames[tcp.analysis.retransmission]' || continue
+            check "$cap: retransmissions $(total retransmissions) below tshark's $ov (copies are not retransmissions)" \
+                test "$(total retransmissions)" -lt "$ov"
+            ;;
+        wlan-retries)
+            fields_agree "$cap stations" stations.jq "$stations"
+            fields_agree "$cap" compare.jq "$streams" '^goodput_bytes$'
+            for kv in $expect; do
+                [[ $kv == *=* ]] || continue
+                check "$cap: ${kv%%=*} $(total "${kv%%=*}") equals tshark's on the retry-free view (${kv#*=})" \
+                    test "$(total "${kv%%=*}")" -eq "${kv#*=}"
+            done
+            ;;
+        no-tcp)
+            check "$cap: no TCP flow (tunnel not decapsulated)" jq -e '[.flows[] | select(.proto == "tcp")] | length == 0' "$tmp/sum.json"
+            check "$cap: nothing counted as malformed" jq -e '[.capture.malformed[]] | add == 0' "$tmp/sum.json"
+            ;;
+        *) result 1 "$cap: unknown check kind '$kind' in $list" ;;
+        esac
+    done <"$list"
+}
+
+# the own corpus: every capture in it is listed
+if [[ ! -f $own/GOLDEN ]]; then
+    result 1 "own corpus: list $own/GOLDEN present"
+else
+    unlisted=$(cd "$own" && for c in *.pcap *.pcapng *.cap; do
+        [[ -f $c ]] && ! grep -q "^$c[[:space:]]" GOLDEN && ! grep -qx "$c" GOLDEN && echo "$c"
+    done)
+    result "$([[ -z $unlisted ]] && echo 0 || echo 1)" \
+        "own corpus: every capture in $own is listed in its GOLDEN${unlisted:+ (not: $(echo $unlisted))}"
+    run_corpus "$own" "$own/GOLDEN"
+fi
+if [[ -d $shared/oracles ]]; then
+    run_corpus "$shared" "$here/GOLDEN"
+else
+    echo "# third-party corpus not present at $shared (set TCPAV_CAPTURES): own corpus only"
+fi
 echo "1..$n"
 ((failed == 0))

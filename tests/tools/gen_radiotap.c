@@ -16,6 +16,9 @@
  *   wifi_gen_plain80211.pcap  DLT 105: 802.11 without a radio header
  *   bad_gen_80211.pcap        DLT 127: one broken thing per frame, radiotap
  *                             through TCP options, and frames cut by snaplen
+ *   bad_gen_{ether,sll,sll2,raw,ipv4,ipv6,dlt_null}.pcap
+ *                             the other link types' paths, each file ending
+ *                             in a broken frame
  *
  * Frames are built with tests/unit/frame_builder.h and written through
  * libpcap (pcap_open_dead + pcap_dump). The output is deterministic (a
@@ -91,6 +94,13 @@ static bool out_close(struct out *o)
 	pcap_dump_close(o->dump);
 	pcap_close(o->pcap);
 	return ok;
+}
+
+/* Empty p for a new frame (overflow too: a frame that did not fit fails the run). */
+static void pkt_reset(struct pkt *p)
+{
+	p->n = 0;
+	p->overflow = 0;
 }
 
 static void set_le16(struct pkt *p, size_t off, uint16_t v)
@@ -188,7 +198,6 @@ static void put_radiotap(struct pkt *p, const struct radio *r, struct ampdu *a, 
 	size_t start = p->n;
 	uint8_t d[12];
 
-	d[0] = (uint8_t)tsft;
 	for (int i = 0; i < 8; i++)
 		d[i] = (uint8_t)(tsft >> (8 * i));
 	rt_field(&b, 0, 8, d, 8);
@@ -198,7 +207,9 @@ static void put_radiotap(struct pkt *p, const struct radio *r, struct ampdu *a, 
 	d[0] = (uint8_t)r->freq;
 	d[1] = (uint8_t)(r->freq >> 8);
 	/* 2 GHz CCK, 2 GHz OFDM, 5 GHz OFDM */
-	d[2] = r->freq >= 3000 ? 0x40 : r->phy == LEGACY && (r->rate == 2 || r->rate == 4 || r->rate == 11 || r->rate == 22) ? 0xa0 : 0xc0;
+	d[2] = r->freq >= 3000 ? 0x40
+	       : r->phy == LEGACY && (r->rate == 2 || r->rate == 4 || r->rate == 11 || r->rate == 22) ? 0xa0
+											 : 0xc0;
 	d[3] = r->freq < 3000 ? 0x00 : 0x01;
 	if (!r->nochannel)
 		rt_field(&b, 3, 2, d, 4);
@@ -571,7 +582,7 @@ static void udp_packet(struct pkt *ip, struct host *src, uint16_t sport, const s
 	put_be16(&l4, 0);
 	for (size_t i = 0; i < len; i++)
 		put_u8(&l4, (uint8_t)(0x30 + i % 10));
-	ip->n = 0;
+	pkt_reset(ip);
 	put_ip(ip, src, dst, 17, &l4, 6);
 }
 
@@ -641,7 +652,7 @@ static void tcp_packet(struct gen *g, struct tcp_conn *c, int from, uint32_t rse
 	put(&l4, opt.b, opt.n);
 	for (uint32_t i = 0; i < len; i++)
 		put_u8(&l4, (uint8_t)('a' + (rseq + i) % 26));
-	ip->n = 0;
+	pkt_reset(ip);
 	put_ip(ip, e->host, o->host, 6, &l4, 16);
 }
 
@@ -980,7 +991,7 @@ static void background(struct gen *g, uint64_t t0)
 
 	/* broadcast ARP (FromDS, group RA: no station) */
 	at(g, t0 + 10 * MS);
-	mac.n = 0;
+	pkt_reset(&mac);
 	put_data_hdr(&mac, &arp, 0, 0, 0);
 	put_llc_snap(&mac, 0x0806);
 	put(&mac, "\x00\x01\x08\x00\x06\x04\x00\x01", 8);
@@ -992,17 +1003,17 @@ static void background(struct gen *g, uint64_t t0)
 
 	/* STA3: power save (null, QoS null, PS-Poll), then encrypted data */
 	at(g, t0 + 12 * MS);
-	mac.n = 0;
+	pkt_reset(&mac);
 	put_data_hdr(&mac, &sta3, 4, 0x10, 0); /* null, power management */
 	emit(g, sta3.radio, &mac);
 	at(g, t0 + 13 * MS);
-	mac.n = 0;
+	pkt_reset(&mac);
 	put_data_hdr(&mac, &sta3, 12, 0, 0); /* QoS null */
 	emit(g, sta3.radio, &mac);
 	at(g, t0 + 14 * MS);
 	emit_ctrl(g, &cck55, 10, AP, STA3); /* PS-Poll */
 	at(g, t0 + 15 * MS);
-	mac.n = 0;
+	pkt_reset(&mac);
 	put_data_hdr(&mac, &sta3, 8, FC_PROTECTED, 0);
 	put(&mac, "\x01\x00\x00\x20\x00\x00\x00\x00", 8); /* CCMP header */
 	for (unsigned i = 0; i < 120; i++)
@@ -1012,18 +1023,18 @@ static void background(struct gen *g, uint64_t t0)
 	/* STA1: LLC that is not SNAP (STP), SNAP of a vendor (not IP), a body
 	 * too short for SNAP */
 	at(g, t0 + 16 * MS);
-	mac.n = 0;
+	pkt_reset(&mac);
 	put_data_hdr(&mac, &sta3, 8, 0, 0);
 	put(&mac, "\x42\x42\x03", 3); /* STP: a configuration BPDU */
 	put_zeros(&mac, 35);
 	emit(g, sta3.radio, &mac);
 	at(g, t0 + 17 * MS);
-	mac.n = 0;
+	pkt_reset(&mac);
 	put_data_hdr(&mac, &sta3, 8, 0, 0);
 	put(&mac, "\xaa\xaa\x03\x00\x17\xf2\x80\x9b\x00\x00", 10);
 	emit(g, sta3.radio, &mac);
 	at(g, t0 + 18 * MS);
-	mac.n = 0;
+	pkt_reset(&mac);
 	put_data_hdr(&mac, &sta3, 8, 0, 0);
 	put(&mac, "\xaa\xaa\x03", 3);
 	emit(g, sta3.radio, &mac);
@@ -1032,7 +1043,7 @@ static void background(struct gen *g, uint64_t t0)
 	 * no-ack frame at a rate given as an MCS index (rate unknown) */
 	at(g, t0 + 19 * MS);
 	udp_packet(&ip, &sta1_ip, 53001, &srv4, 9, 30);
-	mac.n = 0;
+	pkt_reset(&mac);
 	put_data_hdr(&mac, &sta1_pad, 8, 0, 0);
 	put_zeros(&mac, 2); /* pad 26 -> 28 */
 	put_llc_snap(&mac, 0x0800);
@@ -1076,27 +1087,26 @@ static void rate_sweep(struct gen *g, uint64_t t0)
 
 	for (unsigned i = 0; i < sizeof(sweep) / sizeof(sweep[0]); i++) {
 		at(g, t0 + i * MS);
-		mac.n = 0;
-		mac.overflow = 0;
+		pkt_reset(&mac);
 		sta2.radio = &sweep[i];
 		put_data_hdr(&mac, &sta2, 4, 0, 0);
 		emit(g, sta2.radio, &mac);
 	}
 	/* DSSS, acked: the ACK at 1 or 2 Mbit/s */
 	at(g, t0 + 20 * MS);
-	mac.n = 0;
+	pkt_reset(&mac);
 	put_data_hdr(&mac, &sta3, 4, 0, 0);
 	emit(g, sta3.radio, &mac);
 	/* A-MPDU status on a frame of unknown rate, and on a legacy one */
 	at(g, t0 + 21 * MS);
 	ampdu_start(g, 1, true);
-	mac.n = 0;
+	pkt_reset(&mac);
 	sta2.radio = &he_nomcs_ampdu;
 	put_data_hdr(&mac, &sta2, 4, 0, 0);
 	emit(g, sta2.radio, &mac);
 	at(g, t0 + 22 * MS);
 	ampdu_start(g, 1, true);
-	mac.n = 0;
+	pkt_reset(&mac);
 	sta2.radio = &ofdm_ampdu;
 	put_data_hdr(&mac, &sta2, 4, 0, 0);
 	emit(g, sta2.radio, &mac);
@@ -1258,8 +1268,7 @@ static void bad_build(struct bad *b, const struct pkt *ip)
 {
 	struct hop h = { FC_TO_DS, AP, STA1, GW, NULL, true, 0, 0, &bad_radio, 500 };
 
-	b->p.n = 0;
-	b->p.overflow = 0;
+	pkt_reset(&b->p);
 	put_radiotap(&b->p, &bad_radio, NULL, 1);
 	b->mac_at = b->p.n;
 	put_data_hdr(&b->p, &h, 8, 0, 0);
@@ -1279,7 +1288,8 @@ static void bad_emit(struct bad *b, size_t caplen)
 static void tcp_raw(struct pkt *ip, bool v6, const uint8_t *opt, size_t opt_len, size_t payload)
 {
 	static struct host a4 = { 4, { 10, 20, 0, 11 }, 1 }, b4 = { 4, { 192, 0, 2, 80 }, 1 };
-	static struct host a6 = { 6, { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 }, 0 }, b6 = { 6, { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 }, 0 };
+	static struct host a6 = { 6, { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 }, 0 };
+	static struct host b6 = { 6, { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 }, 0 };
 	struct pkt l4 = { .n = 0 };
 
 	put_be16(&l4, 41000);
@@ -1292,7 +1302,7 @@ static void tcp_raw(struct pkt *ip, bool v6, const uint8_t *opt, size_t opt_len,
 	put(&l4, opt, opt_len);
 	for (size_t i = 0; i < payload; i++)
 		put_u8(&l4, (uint8_t)i);
-	ip->n = 0;
+	pkt_reset(ip);
 	put_ip(ip, v6 ? &a6 : &a4, v6 ? &b6 : &b4, 6, &l4, 16);
 }
 
@@ -1303,7 +1313,7 @@ static void ipv6_ext(struct pkt *ip, uint8_t first_nh, const uint8_t *ext, size_
 	struct pkt tcp;
 
 	tcp_raw(&tcp, true, NULL, 0, 10);
-	ip->n = 0;
+	pkt_reset(ip);
 	put(ip, tcp.b, 40);
 	set_be16(ip, 4, (uint16_t)(ext_len + tcp.n - 40));
 	ip->b[6] = first_nh;
@@ -1347,7 +1357,7 @@ static bool write_bad_80211(const char *dir)
 	b.p.b[7] |= 0x60; /* next namespace both radiotap and vendor */
 	bad_emit(&b, SIZE_MAX);
 	/* a vendor namespace whose skip_length runs past the header */
-	b.p.n = 0;
+	pkt_reset(&b.p);
 	put_le32(&b.p, 0x00100000); /* version 0, length 16 */
 	put_le32(&b.p, 1u << 1 | 1u << 30 | 1u << 31);
 	put_le32(&b.p, 0);
@@ -1625,7 +1635,7 @@ static bool write_bad_80211(const char *dir)
 		bad_build(&b, &ip);
 		bad_emit(&b, b.l4_at + 3); /* UDP header cut */
 		put(&l4, "\x08\x00\xf7\xff\x00\x00\x00\x00", 8); /* ICMP echo */
-		ip.n = 0;
+		pkt_reset(&ip);
 		put_ip(&ip, &a, &z, 1, &l4, SIZE_MAX);
 		bad_build(&b, &ip);
 		bad_emit(&b, SIZE_MAX);
@@ -1679,13 +1689,13 @@ static bool write_links(const char *dir)
 	link_frame(&g.o, eth, 22, &syn6, SIZE_MAX);
 	memcpy(eth + 12, "\x91\x00\x00\x0b\x08\x00", 6);
 	link_frame(&g.o, eth, 18, &syn, SIZE_MAX);
-	hdr.n = 0;
+	pkt_reset(&hdr);
 	put(&hdr, eth, 12);
 	put(&hdr, "\x08\x00", 2);
 	put(&hdr, small.b, small.n);
 	put_zeros(&hdr, 60 - hdr.n); /* Ethernet pads to 60 bytes */
 	link_frame(&g.o, hdr.b, hdr.n, NULL, SIZE_MAX);
-	hdr.n = 0;
+	pkt_reset(&hdr);
 	put(&hdr, BCAST, 6);
 	put(&hdr, HOST1, 6);
 	put(&hdr, "\x08\x06\x00\x01\x08\x00\x06\x04\x00\x01", 10);
@@ -1695,7 +1705,7 @@ static bool write_links(const char *dir)
 	put(&hdr, z.addr, 4);
 	put_zeros(&hdr, 60 - hdr.n);
 	link_frame(&g.o, hdr.b, hdr.n, NULL, SIZE_MAX);
-	hdr.n = 0;
+	pkt_reset(&hdr);
 	put(&hdr, eth, 12);
 	put_be16(&hdr, (uint16_t)(8 + syn.n));
 	put_llc_snap(&hdr, 0x0800);
@@ -1711,7 +1721,7 @@ static bool write_links(const char *dir)
 	 * address, a header cut short */
 	if (!out_open(&g.o, dir, "bad_gen_sll.pcap", DLT_LINUX_SLL))
 		return false;
-	hdr.n = 0;
+	pkt_reset(&hdr);
 	put_be16(&hdr, 0);     /* to us */
 	put_be16(&hdr, 1);     /* ARPHRD_ETHER */
 	put_be16(&hdr, 6);
@@ -1740,7 +1750,7 @@ static bool write_links(const char *dir)
 	/* Linux cooked v2: the same */
 	if (!out_open(&g.o, dir, "bad_gen_sll2.pcap", DLT_LINUX_SLL2))
 		return false;
-	hdr.n = 0;
+	pkt_reset(&hdr);
 	put_be16(&hdr, 0x0800);
 	put_be16(&hdr, 0);
 	put_be32(&hdr, 3);      /* ifindex */
@@ -1773,7 +1783,7 @@ static bool write_links(const char *dir)
 		return false;
 	link_frame(&g.o, NULL, 0, &syn, SIZE_MAX);
 	link_frame(&g.o, NULL, 0, &syn6, SIZE_MAX);
-	hdr.n = 0;
+	pkt_reset(&hdr);
 	put(&hdr, syn.b, syn.n);
 	hdr.b[0] = 0x55;
 	link_frame(&g.o, hdr.b, hdr.n, NULL, SIZE_MAX);

@@ -18,18 +18,15 @@ double tcpav_nrt(double target_bps, double eb_bps)
 	return target_bps / eb_bps;
 }
 
+/* the percentages tables show: the ratios above, times 100 */
 double tcpav_avr_pct(double goodput_bps, double target_bps)
 {
-	if (!(target_bps > 0.0) || goodput_bps < 0.0)
-		return NAN;
-	return 100.0 * goodput_bps / target_bps;
+	return 100.0 * tcpav_avr(goodput_bps, target_bps);
 }
 
 double tcpav_nrt_pct(double target_bps, double eb_bps)
 {
-	if (!(eb_bps > 0.0) || target_bps < 0.0)
-		return NAN;
-	return 100.0 * target_bps / eb_bps;
+	return 100.0 * tcpav_nrt(target_bps, eb_bps);
 }
 
 double tcpav_fair_share_bps(double eb_bps, size_t active)

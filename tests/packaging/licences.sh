@@ -7,14 +7,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:?usage: tests/packaging/licences.sh BUILD}
 APP_LICENCE="GPL-2.0 OR BSD-2-Clause"
-n=0 failed=0
-
-check() {
-	local desc=$1
-	shift
-	n=$((n + 1))
-	if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; failed=$((failed + 1)); fi
-}
+. tests/lib/tap.sh
 
 # spdx FILE: the SPDX-License-Identifier of FILE's first lines
 spdx() { head -3 "$1" | sed -n 's/.*SPDX-License-Identifier: *\(.*[^ */]\)[ */]*$/\1/p' | head -1; }
@@ -53,5 +46,4 @@ for f in tcpav/bpf/*.bpf.c; do
 	check "$f: its license section is GPL" grep -q 'SEC("license") = "GPL"' "$f"
 done
 check "the README states the licence of libtcpav" grep -qF "$APP_LICENCE" README.md
-echo "1..$n"
-((failed == 0))
+tap_finish

@@ -9,14 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d /tmp/tcpav-nobpf.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-
-check() {
-	local desc=$1
-	shift
-	n=$((n + 1))
-	if "$@" >/dev/null 2>&1; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; failed=$((failed + 1)); fi
-}
+. tests/lib/tap.sh
 
 # a PATH with every command of this one except the BPF toolchain and the
 # Debian package tools
@@ -61,5 +54,4 @@ sed -e 's/^/# deps: /' "$tmp/deps.out" | head -3
 check "make deps without dpkg succeeds" test "$rc" = 0
 check "make deps without dpkg names the packages it needs" \
 	sh -c "grep -q libpcap-dev '$tmp/deps.out' && grep -q libbpf-dev '$tmp/deps.out'"
-echo "1..$n"
-((failed == 0))
+tap_finish

@@ -2,6 +2,7 @@
 #ifndef TCPAV_TEST_CHECK_H
 #define TCPAV_TEST_CHECK_H
 #include <stdio.h>
+#include <stdlib.h>
 
 static int check_failed, check_count;
 
@@ -27,6 +28,25 @@ static int check_failed, check_count;
 		printf(__VA_ARGS__);                                                  \
 		printf("\n");                                                         \
 	} while (0)
+
+/* 1 when `jq -e -s FILTER` holds for TEXT (JSON lines, slurped into one
+ * array), 0 when it does not (or TEXT does not parse), -1 without jq.
+ * FILTER goes to the shell in single quotes, so it must hold none. */
+static inline int jq_true(const char *text, const char *filter)
+{
+	char cmd[4096];
+	FILE *p;
+
+	if (system("command -v jq >/dev/null 2>&1") != 0)
+		return -1;
+	if ((size_t)snprintf(cmd, sizeof(cmd), "jq -e -s '%s' >/dev/null 2>&1", filter) >= sizeof(cmd))
+		return 0;
+	p = popen(cmd, "w");
+	if (!p)
+		return -1;
+	fputs(text, p);
+	return pclose(p) == 0;
+}
 
 /* The plan, after the results: tests/run.sh compares it with them. */
 static inline int check_done(void)

@@ -765,25 +765,6 @@ static void test_report(void)
 	station_table_free(&prev);
 }
 
-/* jq accepts TEXT (JSON lines) and FILTER is true of the array of its
- * lines (jq -s): 1; 0 when not; -1 when jq cannot be run. */
-static int jq_true(const char *text, const char *filter)
-{
-	char cmd[1024];
-	FILE *p;
-	int rc;
-
-	if (system("command -v jq >/dev/null 2>&1") != 0)
-		return -1;
-	snprintf(cmd, sizeof(cmd), "jq -e -s '%s' >/dev/null 2>&1", filter);
-	p = popen(cmd, "w");
-	if (!p)
-		return -1;
-	fputs(text, p);
-	rc = pclose(p);
-	return rc == 0;
-}
-
 /* Every line of apstat's JSON parses (jq) and is named as the README's
  * glossary says: an interface name that needs escaping, no "goodput",
  * "eb_bps" or "fair_share" (nl80211 tells none of them), and directions

@@ -77,23 +77,6 @@ static void downloads(struct analysis *a, unsigned flows, unsigned segments, FIL
 	}
 }
 
-/* jq accepts TEXT (JSON lines) and FILTER is true of the array of its
- * records (jq -s): 1; 0 when not; -1 when jq cannot be run. */
-static int jq_true(const char *text, const char *filter)
-{
-	char cmd[2048];
-	FILE *p;
-
-	if (system("command -v jq >/dev/null 2>&1") != 0)
-		return -1;
-	snprintf(cmd, sizeof(cmd), "jq -e -s '%s' >/dev/null 2>&1", filter);
-	p = popen(cmd, "w");
-	if (!p)
-		return -1;
-	fputs(text, p);
-	return pclose(p) == 0;
-}
-
 static bool have_jq = true;
 
 static void check_jq(const char *text, const char *filter, const char *what)

@@ -174,6 +174,11 @@ if [[ $mode == all || $mode == unit ]]; then
 	done
 	# each golden rule catches its defect (fake corpora)
 	run_one "$(basename "$build")/golden-selftest" tests/golden/selftest.sh "$build"
+	# tcpavctl load refuses a kernel without tcp_av's cong_control (its BTF),
+	# before the root check: as the caller and as user nobody
+	for b in "$build" ${sanbuild:+"$sanbuild"}; do
+		run_one "$(basename "$b")/kernel_btf" tests/unit/kernel_btf.sh "$b"
+	done
 	# avmon and ap-tools build without the BPF toolchain; what make install
 	# writes for applications carries one licence
 	run_one packaging/monitor_without_bpf tests/packaging/monitor_without_bpf.sh

@@ -76,11 +76,16 @@ int ctl_check_kernel(const struct ctl *ctl, const char *cmd)
 		snprintf(what, sizeof(what), "this kernel (%s)", uname(&uts) == 0 ? uts.release : "?");
 	}
 	if (!btf) {
+		const char *path = ctl->btf_path ? ctl->btf_path : CTL_DEFAULT_BTF;
 		char msg[128];
 
+		/* the file is there (access() above): libbpf's ENOENT means an
+		 * ELF without a .BTF section, not a missing file */
+		if (errno == ENOENT)
+			return ctl_error("%s: kernel BTF %s: the file has no BTF (an ELF without a .BTF section)", cmd,
+					 path);
 		libbpf_strerror(errno, msg, sizeof(msg)); /* also libbpf's own codes */
-		return ctl_error("%s: reading the kernel BTF %s: %s", cmd, ctl->btf_path ? ctl->btf_path : CTL_DEFAULT_BTF,
-				 msg);
+		return ctl_error("%s: kernel BTF %s: not raw BTF or an ELF with a .BTF section (%s)", cmd, path, msg);
 	}
 	args = fn_member_args(btf, "tcp_congestion_ops", "cong_control");
 	btf__free(btf);

@@ -13,3 +13,9 @@ out=${2:-$here}
 tools=$top/$build/tests
 mkdir -p "$out"
 "$tools/gen_radiotap" "$out"
+m() { "$tools/pcap_mangle" "$here/$1" "$out/$2" "${@:3}"; }
+m eth_loss_snd.pcap bad_rec_eth_headers.pcap first=40 ihl=7:3 iplen=8:3000 iplen=9:10 doff=10:3 doff=12:15
+m eth6_loss_rcv.pcap bad_rec_ipv6_headers.pcap first=40 iplen=4:2000 doff=5:2
+m sll_any_rcv.pcap bad_rec_sll_snaplen.pcap first=40 snaplen=40
+m vlan_loss_snd.pcap bad_rec_vlan_cut.pcap first=30 cut
+m eth_reorder_rcv.pcap bad_rec_reorder_block.pcapng first=30 pcapng-bad-block=20

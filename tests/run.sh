@@ -174,6 +174,8 @@ if [[ $mode == all || $mode == unit ]]; then
 	done
 	# each golden rule catches its defect (fake corpora)
 	run_one "$(basename "$build")/golden-selftest" tests/golden/selftest.sh "$build"
+	# every decoder line and avmon counter is reached by tests/captures
+	run_one "$(basename "$build")/coverage" tests/golden/coverage.sh "$build"
 	# tcpavctl load refuses a kernel without tcp_av's cong_control (its BTF),
 	# before the root check: as the caller and as user nobody
 	for b in "$build" ${sanbuild:+"$sanbuild"}; do

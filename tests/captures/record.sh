@@ -74,7 +74,7 @@ capture_start() {
     ip netns exec "$ns" tcpdump -Z root -n --immediate-mode "$@" -w "$tmp/cap" </dev/null 2>"$tmp/tcpdump.err" &
     cap_pid=$!
     for ((i = 0; i < 100; i++)); do
-        grep -q 'listening on' "$tmp/tcpdump.err" && return 0
+        grep -qs 'listening on' "$tmp/tcpdump.err" && return 0
         kill -0 "$cap_pid" 2>/dev/null || break
         sleep 0.05
     done

@@ -11,6 +11,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tcpav-fresh.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# readable as a clone in a home folder is (mktemp's 0700 is not): tests
+# run the built tools as user nobody too
+chmod 755 "$tmp"
 
 fresh() {
 	local head

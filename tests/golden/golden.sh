@@ -148,6 +148,11 @@ run_corpus() {
     done <"$list"
 }
 
+if [[ ! -x $avmon ]]; then
+    echo "not ok 1 - $avmon built (make BUILD=$build $build/bin/avmon)"
+    echo "1..1"
+    exit 1
+fi
 # the own corpus: every capture in it is listed
 if [[ ! -f $own/GOLDEN ]]; then
     result 1 "own corpus: list $own/GOLDEN present"

@@ -85,13 +85,13 @@ static int send_bulk(const char *addr, const char *port, const char *bytes_arg, 
 		return 2;
 	}
 	s = socket(ai->ai_family, SOCK_STREAM, 0);
-	if (s < 0)
-		return fail("socket");
-	if (setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc)))
-		return fail(cc);
-	if (connect(s, ai->ai_addr, ai->ai_addrlen))
-		return fail("connect");
+	rc = s < 0 ? fail("socket")
+	     : setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc)) ? fail("TCP_CONGESTION (the name of a congestion control)")
+	     : connect(s, ai->ai_addr, ai->ai_addrlen)                               ? fail("connect")
+										      : 0;
 	freeaddrinfo(ai);
+	if (rc)
+		return rc;
 	while (left) {
 		n = write(s, buf, left < sizeof(buf) ? (size_t)left : sizeof(buf));
 		if (n < 0)

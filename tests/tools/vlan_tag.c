@@ -78,6 +78,7 @@ int main(int argc, char **argv)
 	}
 	if (pcap_datalink(in) != DLT_EN10MB) {
 		fprintf(stderr, "vlan_tag: %s: link type %d is not Ethernet (EN10MB)\n", argv[1], pcap_datalink(in));
+		pcap_close(in);
 		return 1;
 	}
 	snaplen = pcap_snapshot(in);
@@ -87,6 +88,9 @@ int main(int argc, char **argv)
 	dump = dead ? pcap_dump_open(dead, argv[2]) : NULL;
 	if (!dump) {
 		fprintf(stderr, "vlan_tag: %s: %s\n", argv[2], dead ? pcap_geterr(dead) : "pcap_open_dead failed");
+		if (dead)
+			pcap_close(dead);
+		pcap_close(in);
 		return 1;
 	}
 	while ((rc = pcap_next_ex(in, &h, &data)) == 1) {

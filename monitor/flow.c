@@ -476,7 +476,7 @@ finished_fwd:
 		 * after the segment that set nextseq, and not ending where
 		 * nextseq is: a hole filled soon after the highest segment */
 		if (elapsed_within(elapsed_us(fwd->nextseq_ts, ts),
-				   tf->first_rtt_us ? tf->first_rtt_us : OUT_OF_ORDER_DEFAULT_US) &&
+				   tf->first_rtt_known ? tf->first_rtt_us : OUT_OF_ORDER_DEFAULT_US) &&
 		    fwd->nextseq != seq + seglen + (syn_fin ? 1u : 0u)) {
 			ev |= TCP_EV_OUT_OF_ORDER;
 			goto finished_retransmission;
@@ -642,6 +642,7 @@ static bool tcp_new_connection(struct flow *fl, enum flow_dir d, const struct ip
 	tcp_dir_state_reset(&fl->tcp->dir[1]);
 	fl->tcp->syn_ts = 0.0;
 	fl->tcp->first_rtt_us = 0;
+	fl->tcp->first_rtt_known = false;
 	fl->connections++;
 	return true;
 }
@@ -666,13 +667,16 @@ static void tcp_segment(struct flow *fl, enum flow_dir d, const struct ip_packet
 	 * segment's own analysis as tshark does: from the most recent SYN
 	 * without ACK (not the SYN/ACK: at the client that would be the
 	 * client's own reaction time) to the first segment with ACK and
-	 * without SYN, whichever way. 0 is "unknown" for both, as in tshark;
-	 * once the RTT is known, later SYNs change nothing. */
-	if (tf->first_rtt_us == 0) {
-		if ((flags & (TCP_SYN | TCP_ACK)) == TCP_SYN)
+	 * without SYN, whichever way. A SYN time of 0 and an RTT of exactly 0
+	 * are "unknown", as in tshark, but an RTT that rounds to 0 us is known;
+	 * once it is known, later SYNs change nothing. */
+	if (!tf->first_rtt_known) {
+		if ((flags & (TCP_SYN | TCP_ACK)) == TCP_SYN) {
 			tf->syn_ts = ts;
-		else if ((flags & (TCP_SYN | TCP_ACK)) == TCP_ACK && tf->syn_ts != 0.0)
+		} else if ((flags & (TCP_SYN | TCP_ACK)) == TCP_ACK && tf->syn_ts != 0.0 && ts != tf->syn_ts) {
 			tf->first_rtt_us = elapsed_us(tf->syn_ts, ts);
+			tf->first_rtt_known = true;
+		}
 	}
 	tcp_timestamps(tf, d, p, ts, &ts_rtt);
 

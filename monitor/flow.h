@@ -168,12 +168,14 @@ struct tcp_dir_samples {
 struct tcp_flow {
 	struct tcp_dir_state dir[2];
 	struct tcp_dir_samples samples[2];
-	/* tshark's out-of-order threshold, 0 meaning "not seen" in both as in
-	 * tshark: the time of the most recent SYN without ACK (ts_mru_syn), and
-	 * from it to the first segment with ACK and without SYN (ts_first_rtt),
-	 * in whole microseconds (flow.c says why) */
+	/* tshark's out-of-order threshold: the time of the most recent SYN
+	 * without ACK (ts_mru_syn, 0 when not seen), and from it to the first
+	 * segment with ACK and without SYN (ts_first_rtt), in whole
+	 * microseconds (flow.c says why). tshark, in nanoseconds, knows an RTT
+	 * under 0.5 us that rounds to 0 here: first_rtt_known says it is known. */
 	double syn_ts;
 	int64_t first_rtt_us;
+	bool first_rtt_known;
 };
 
 /* Canonical 5-tuple: the (address, port) pair that sorts lower comes first,

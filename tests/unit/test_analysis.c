@@ -577,6 +577,20 @@ static void test_tcp_reorder_server_and_edges(void)
 		SEG(US(15000), 1, s + 6001, c + 1, ACK, 509, 1000, "L"),
 		SEG(US(17500), 1, s + 5001, c + 1, ACK, 509, 1000, "O"),
 	};
+	/* a handshake RTT under half a microsecond (nanosecond capture, here
+	 * 400 ns; in doubles of epoch seconds 477 ns): tshark knows it, so the
+	 * hole filled 1 ms after the highest segment is a retransmission, not
+	 * out-of-order under the 3 ms of an unknown RTT (or under 2.5 ms, were
+	 * the RTT taken again at the next segment with ACK) */
+	struct segment_row sub_us[] = {
+		SEG(US(0), 0, c, 0, SYN, 64240, 0, ""),
+		SEG(US(0.15), 1, s, c + 1, SYN | ACK, 65535, 0, "T"),
+		SEG(US(0.4), 0, c + 1, s + 1, ACK, 502, 0, "T"),
+		SEG(US(2500), 1, s + 1, c + 1, ACK, 509, 1000, ""),
+		SEG(US(2600), 1, s + 2001, c + 1, ACK, 509, 1000, "L"),
+		SEG(US(3600), 1, s + 1001, c + 1, ACK, 509, 1000, "R"),
+		SEG(US(4000), 0, c + 1, s + 3001, ACK, 502, 0, "T"),
+	};
 	/* the capture's clock steps back between the SYN and the ACK: tshark
 	 * keeps the negative RTT and, comparing unsigned times, calls a hole
 	 * filled 500 ms later out-of-order, but one filled "before" the
@@ -609,8 +623,16 @@ static void test_tcp_reorder_server_and_edges(void)
 	fl = run_rows(&t, midstream, sizeof(midstream) / sizeof(midstream[0]), 0, "reordering without handshake",
 		      NULL);
 	/* the first packet is B's: B is the flow's A end */
-	CHECK(fl && fl->tcp->first_rtt_us == 0 && fl->dir[FLOW_A_TO_B].out_of_order == 2,
+	CHECK(fl && !fl->tcp->first_rtt_known && fl->dir[FLOW_A_TO_B].out_of_order == 2,
 	      "no SYN, no handshake RTT: the 3 ms default, 2 out-of-order");
+	flow_table_destroy(&t);
+
+	CHECK(flow_table_init(&t, 16) == 0, "flow table");
+	fl = run_rows(&t, sub_us, sizeof(sub_us) / sizeof(sub_us[0]), 0, "handshake RTT under 0.5 us", NULL);
+	CHECK(fl && fl->tcp->first_rtt_known && fl->tcp->first_rtt_us == 0 &&
+		      fl->dir[FLOW_B_TO_A].out_of_order == 0 && fl->dir[FLOW_B_TO_A].retransmissions == 1,
+	      "handshake RTT under 0.5 us: known (0 us), the hole a retransmission (got %lld us, known %d)",
+	      fl ? (long long)fl->tcp->first_rtt_us : -1LL, fl ? fl->tcp->first_rtt_known : -1);
 	flow_table_destroy(&t);
 }
 

@@ -60,7 +60,6 @@ struct tcpav_flow_info {
 	__u64 bw_est_bps;    /* windowed max of round delivery rates */
 	__u64 valve_cap_bps; /* cap on the guaranteed rate while infeasible */
 	__u64 updated_ns;    /* bpf_ktime_get_ns() of the last refresh */
-	__u32 avr_permille;  /* delivered / target, 1000 = 100 %; 0 when no target */
 	__u32 cwnd;
 	__u32 g_wnd;         /* guaranteed window G, packets */
 	__u32 e_wnd;         /* elastic window E, packets */

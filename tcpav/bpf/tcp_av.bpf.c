@@ -88,7 +88,6 @@ static __always_inline void flow_export(struct sock *sk, const struct tcpav_stat
 	info.bw_est_bps = tcpav_bw_est(st) * 8;
 	info.valve_cap_bps = st->valve_cap_Bps * 8;
 	info.updated_ns = bpf_ktime_get_ns();
-	info.avr_permille = st->target_Bps ? (__u32)(st->rate_Bps * 1000 / st->target_Bps) : 0;
 	info.cwnd = tp->snd_cwnd;
 	info.g_wnd = st->g_wnd;
 	info.e_wnd = st->e_wnd;

@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 
 #include "ctl.h"
+#include "tcpav/metrics.h"
 #include "tcpav/tcpav.h"
 
 static volatile sig_atomic_t stop_watch;
@@ -58,7 +59,8 @@ static void flag_text(__u32 flags, char *buf, size_t size)
 }
 
 /* The names and units of avmon's JSON (README, glossary): goodput_bps is
- * the sender's smoothed delivery rate, avr a ratio, null without a target. */
+ * the sender's smoothed delivery rate, avr the ratio of the two rates as
+ * avmon computes it (tcpav_avr), null without a target. */
 static void flow_json(struct tcpav_json *j, const struct tcpav_flow_info *f, const char *src, const char *dst,
 		      const char *flags)
 {
@@ -67,10 +69,7 @@ static void flow_json(struct tcpav_json *j, const struct tcpav_flow_info *f, con
 	tcpav_json_string(j, "dst", dst);
 	tcpav_json_u64(j, "target_bps", f->target_bps);
 	tcpav_json_u64(j, "goodput_bps", f->delivered_bps);
-	if (f->target_bps)
-		tcpav_json_fixed(j, "avr", f->avr_permille / 1000.0, 3);
-	else
-		tcpav_json_null(j, "avr");
+	tcpav_json_number(j, "avr", tcpav_avr((double)f->delivered_bps, (double)f->target_bps));
 	tcpav_json_u64(j, "cwnd", f->cwnd);
 	tcpav_json_u64(j, "g", f->g_wnd);
 	tcpav_json_u64(j, "e", f->e_wnd);
@@ -98,7 +97,7 @@ static void print_flow(struct tcpav_json *j, const struct tcpav_flow_info *f)
 		return;
 	}
 	if (f->target_bps)
-		snprintf(avr, sizeof(avr), "%.1f", f->avr_permille / 10.0);
+		snprintf(avr, sizeof(avr), "%.1f", tcpav_avr_pct((double)f->delivered_bps, (double)f->target_bps));
 	printf("%-22s %-22s %12s %12s %6s %6u %6u %6u %5.2f %8.1f  %s\n", src, dst,
 	       f->target_bps ? tcpav_format_rate(f->target_bps, t, sizeof(t)) : "-",
 	       tcpav_format_rate(f->delivered_bps, d, sizeof(d)), avr, f->cwnd, f->g_wnd, f->e_wnd,

@@ -81,7 +81,10 @@ static void stations(FILE *out, const struct report_view *v, bool whole_run, dou
 		rows[n++].goodput_bps = bps(tx + rx, seconds);
 	}
 	qsort(rows, n, sizeof(*rows), by_goodput_desc);
-	fprintf(out, "%-20s %-7s %10s %10s %9s %7s\n", "STATION", "ROLE", "TX Mbit/s", "RX Mbit/s", "AIRTIME%",
+	/* AIRTIME_USE%: the station's airtime over the elapsed time (the
+	 * medium's time it used), not apstat's AIR_% (airtime_share, its share
+	 * of all stations' airtime) */
+	fprintf(out, "%-20s %-7s %10s %10s %12s %7s\n", "STATION", "ROLE", "TX Mbit/s", "RX Mbit/s", "AIRTIME_USE%",
 		"RETRY%");
 	for (size_t i = 0; i < n && i < TABLE_ROWS; i++) {
 		const struct station *s = rows[i].entity;
@@ -97,7 +100,7 @@ static void stations(FILE *out, const struct report_view *v, bool whole_run, dou
 			snprintf(airtime, sizeof(airtime), "%.1f", 100.0 * (double)air / (seconds * 1e6));
 		if (data)
 			snprintf(retry, sizeof(retry), "%.1f", 100.0 * (double)retries / (double)data);
-		fprintf(out, "%-20s %-7s %10s %10s %9s %7s\n", name, s->is_ap ? "ap" : "station",
+		fprintf(out, "%-20s %-7s %10s %10s %12s %7s\n", name, s->is_ap ? "ap" : "station",
 			mbit(bps(tx, seconds), a, sizeof(a)), mbit(bps(rx, seconds), b, sizeof(b)), airtime, retry);
 	}
 	if (n > TABLE_ROWS)

@@ -3,7 +3,8 @@
  * test_report.c - avmon's JSON lines and CSV as a reader sees them: every
  * record parses (jq), and the names mean what the README's glossary says:
  * goodput_bps is unique payload, capacity_bps is EB, avr and nrt are
- * ratios (1 = 100 %), no percent or apstat name leaks in. Also the cost of
+ * ratios (1 = 100 %), no percent or apstat name leaks in; the table's
+ * AIRTIME_USE% is airtime over elapsed time. Also the cost of
  * writing an interval of thousands of flows (printed, not asserted).
  */
 #include <math.h>
@@ -15,6 +16,8 @@
 
 #include "analysis.h"
 #include "packet.h"
+#include "report.h"
+#include "station.h"
 #include "check.h"
 
 static const uint8_t addr_client[4] = {10, 0, 0, 1}, addr_server[4] = {10, 0, 0, 2};
@@ -166,6 +169,38 @@ static void test_csv_names(void)
 	free(text);
 }
 
+/* The station table's AIRTIME_USE% is the station's airtime over the
+ * elapsed time (200 + 50 ms of 1 s: 25.0), a name apart from apstat's
+ * AIR_% (airtime_share, a share of all stations' airtime, which for a
+ * lone station would be 100). */
+static void test_table_airtime_use(void)
+{
+	struct station *st = calloc(1, sizeof(*st));
+	const struct station *list[1] = {st};
+	struct report_view v = {.capacity_bps = NAN, .stations = list, .n_stations = 1, .first_ts = 0.0,
+				.last_ts = 1.0, .t_start = 0.0, .t_end = 1.0};
+	char *text = NULL, *head, *row, *col;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!st || !out)
+		abort();
+	st->tx_frames = st->rx_frames = 10;
+	st->tx_airtime_us = 200000;
+	st->rx_airtime_us = 50000;
+	report_table(out, &v, true, false);
+	fclose(out);
+	head = strstr(text, "STATION");
+	row = head ? strchr(head, '\n') : NULL;
+	printf("# %.*s\n", row ? (int)(row - head) : 0, head ? head : "");
+	col = head ? strstr(head, "AIRTIME_USE%") : NULL;
+	CHECK(col && row && col < row && !strstr(text, "AIRTIME%"),
+	      "station table: AIRTIME_USE%% in the header, no bare AIRTIME%%");
+	CHECK(row && strstr(row, " 25.0 "), "station table: 250 ms of airtime in 1 s is AIRTIME_USE%% 25.0");
+	free(text);
+	free(st);
+}
+
 /* What writing one interval of many flows costs (avmon writes one a
  * second); printed so a change of writer shows in the log. */
 static void time_many_flows(void)
@@ -205,6 +240,7 @@ int main(void)
 {
 	test_json_names();
 	test_csv_names();
+	test_table_airtime_use();
 	time_many_flows();
 	return check_done();
 }

@@ -19,3 +19,4 @@ m eth6_loss_rcv.pcap bad_rec_ipv6_headers.pcap first=40 iplen=4:2000 doff=5:2
 m sll_any_rcv.pcap bad_rec_sll_snaplen.pcap first=40 snaplen=40
 m vlan_loss_snd.pcap bad_rec_vlan_cut.pcap first=30 cut
 m eth_reorder_rcv.pcap bad_rec_reorder_block.pcapng first=30 pcapng-bad-block=20
+m wifi_gen_radiotap.pcap bad_gen_radiotap_snaplen.pcap snaplen=128

@@ -48,7 +48,10 @@
 # Output: the printed figures, and under results/bench-YYYYmmdd-HHMMSS/ (at
 # the top of the tree): avr_nrt.csv, baseline.csv, overhead.csv, ramp.csv,
 # each starting with a "# ..." line that records the date, the kernel
-# (uname -r), the iperf3 version and the git commit; summary.txt (what was
+# (uname -r), the iperf3 version, the git commit and capacity_bps (EB), then
+# columns named as in the README's glossary, ratios as ratios (avr, nrt:
+# 1 = 100 %; the printed tables show percent) and notes quoted as RFC 4180
+# says; summary.txt (what was
 # printed) and raw/ (every iperf3 JSON and `tcpavctl flows --json` sample).
 #
 # What it touches and leaves behind: loads tcp_av if it is not loaded (and
@@ -118,19 +121,28 @@ if [[ $commit != unknown ]] &&
     ! git -c safe.directory="$TOP" -C "$TOP" diff --quiet HEAD -- 2>/dev/null; then
     commit+="-dirty"
 fi
-META="date=$(date -Iseconds) kernel=$(uname -r) iperf3=$(iperf3 --version 2>/dev/null | head -1 | awk '{print $2}') commit=$commit eb_bps=$EB host=$(hostname)"
+META="date=$(date -Iseconds) kernel=$(uname -r) iperf3=$(iperf3 --version 2>/dev/null | head -1 | awk '{print $2}') commit=$commit capacity_bps=$EB host=$(hostname)"
 
 # --- output helpers --------------------------------------------------------
 # csv_init FILE HEADER: the "# meta" line, then the column names.
 csv_init() { printf '# tcpav-bench %s\n%s\n' "$META" "$2" >"$OUT/$1"; }
+# csv FILE FIELD...: one row; a field with a comma, quote or line break is
+# quoted as RFC 4180 says (notes list several problems, comma-separated)
 csv() {
-    local file=$1
+    local file=$1 f row=()
     shift
+    for f in "$@"; do
+        if [[ $f == *[,\"$'\n\r']* ]]; then f=\"${f//\"/\"\"}\"; fi
+        row+=("$f")
+    done
     local IFS=,
-    printf '%s\n' "$*" >>"$OUT/$file"
+    printf '%s\n' "${row[*]}" >>"$OUT/$file"
 }
 mbit() { awk -v b="$1" 'BEGIN { if (b == "") print "-"; else printf "%.2f", b / 1e6 }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 == 0) print "-"; else printf "%.1f", 100 * a / b }'; }
+# ratio A B: A / B for the CSV files, which give ratios as ratios (README's
+# glossary: avr, nrt); empty when undefined
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b + 0 != 0) printf "%.6g", a / b }'; }
 
 # --- tcp_av, its rules -------------------------------------------------------
 ctl() { "$TCPAVCTL" "$@"; }
@@ -312,8 +324,9 @@ avr_point() {
     read -r cmean cmin fair tot <<<"$stats"
     local bc br bb
     bc=$(pct "${BASE_G[$n,cubic]:-}" "$t") br=$(pct "${BASE_G[$n,reno]:-}" "$t") bb=$(pct "${BASE_G[$n,bbr]:-}" "$t")
-    csv avr_nrt.csv "$n" "$nrt" "$t" "${g[0]}" "$(pct "${g[0]}" "$t")" "$cmean" "$cmin" "$fair" "$tot" \
-        "$bc" "$br" "$bb" "$flags" "${note:+disturbed: $note}"
+    csv avr_nrt.csv "$n" "$(ratio "$t" "$EB")" "$t" "${g[0]}" "$(ratio "${g[0]}" "$t")" "$cmean" "$cmin" "$fair" "$tot" \
+        "$(ratio "${BASE_G[$n,cubic]:-}" "$t")" "$(ratio "${BASE_G[$n,reno]:-}" "$t")" \
+        "$(ratio "${BASE_G[$n,bbr]:-}" "$t")" "$flags" "${note:+disturbed: $note}"
     sayf '  %d  %3d  %6s  %7s  %6s  %7s  %7s  %7s  %6s | %6s %6s %6s  %s\n' "$n" "$nrt" "$(mbit "$t")" \
         "$(mbit "${g[0]}")" "$(pct "${g[0]}" "$t")" "$(mbit "$cmean")" "$(mbit "$cmin")" "$(mbit "$fair")" \
         "$(mbit "$tot")" "$bc" "$br" "$bb" "$([[ $flags == - ]] || echo "$flags")${note:+ disturbed: $note}"
@@ -324,7 +337,7 @@ section1() {
     say ""
     say "== 1. AVR vs NRT: 1 tcp_av flow (target T by rule) + N CUBIC, EB = $(mbit $EB) Mbit/s HTB, 100-packet queue, ${AVR_SECS} s after ${AVR_OMIT} s omitted, 1 run per point =="
     csv_init baseline.csv "n,cc,goodput_bps,competitor_mean_bps,competitor_min_bps,total_bps,note"
-    csv_init avr_nrt.csv "n,nrt_pct,target_bps,tcpav_goodput_bps,avr_pct,competitor_mean_bps,competitor_min_bps,fair_remainder_bps,total_bps,baseline_cubic_avr_pct,baseline_reno_avr_pct,baseline_bbr_avr_pct,tcpav_flags,note"
+    csv_init avr_nrt.csv "n,nrt,target_bps,tcpav_goodput_bps,avr,competitor_mean_bps,competitor_min_bps,fair_remainder_bps,total_bps,baseline_cubic_avr,baseline_reno_avr,baseline_bbr_avr,tcpav_flags,note"
     tb_up "$TBNAME" "$(tb_htb_rate_for_eb "$EB")" 100
     ensure_loaded
     for n in 2 4; do

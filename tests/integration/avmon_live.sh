@@ -85,7 +85,7 @@ ip netns exec "$AP_AP" "$AVMON" -i "$AP_BOTTLENECK_DEV" --interval 1 --format js
 avpid=$!
 if ! avmon_ready "$avpid"; then
     check "avmon started capturing on $AP_BOTTLENECK_DEV ($(head -c 200 "$TMP/avmon.err"))" false
-    finish
+    stop_here "avmon did not start"
 fi
 
 # three downloads, server -> AP -> stations: sta1:5201 (the target), sta1:5202, sta2:5203

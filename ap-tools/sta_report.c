@@ -18,6 +18,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tcpav/csv.h"
 #include "tcpav/json.h"
 
 /* Where one value goes and how a missing one is written. */
@@ -209,8 +210,11 @@ void sta_report_stations(FILE *f, enum sta_report_format fmt, const char *ifname
 
 		if (fmt == STA_REPORT_JSON)
 			tcpav_json_object_begin(&j, NULL);
-		else if (fmt == STA_REPORT_CSV)
-			fprintf(f, "%.3f,%s,", t, ifname);
+		else if (fmt == STA_REPORT_CSV) {
+			fprintf(f, "%.3f,", t);
+			tcpav_csv_string(f, ifname);
+			fputc(',', f);
+		}
 		station_fields(&o, &tab->sta[i]);
 		if (fmt == STA_REPORT_JSON)
 			tcpav_json_object_end(&j);
@@ -302,7 +306,9 @@ void sta_report_interval(FILE *f, enum sta_report_format fmt, const char *ifname
 			      "total_l2_bps,active_stations,mean_l2_bps,jain_l2,jain_airtime\n",
 			      f);
 		for (size_t i = 0; i < iv->n; i++) {
-			fprintf(f, "%.3f,%s,%.3f,", t, ifname, iv->elapsed_s);
+			fprintf(f, "%.3f,", t);
+			tcpav_csv_string(f, ifname);
+			fprintf(f, ",%.3f,", iv->elapsed_s);
 			o.first = true;
 			delta_fields(&o, &iv->sta[i]);
 			o.first = false;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "tcpav/csv.h"
 #include "tcpav/json.h"
 #include "tcpav/metrics.h"
 
@@ -420,9 +421,11 @@ void report_interval_csv(FILE *out, const struct report_view *v, bool header)
 
 		flow_endpoint_format(fl, FLOW_A_TO_B, a, sizeof(a));
 		flow_endpoint_format(fl, FLOW_B_TO_A, b, sizeof(b));
-		/* addresses hold no comma or quote: no CSV quoting needed */
-		fprintf(out, "%.6f,%.6f,flow,%" PRIu64 ",%s,%s,%s", v->t_start, v->t_end, fl->id, a, b,
-			fl->tcp ? "tcp" : "udp");
+		fprintf(out, "%.6f,%.6f,flow,%" PRIu64 ",", v->t_start, v->t_end, fl->id);
+		tcpav_csv_string(out, a);
+		fputc(',', out);
+		tcpav_csv_string(out, b);
+		fprintf(out, ",%s", fl->tcp ? "tcp" : "udp");
 		csv_number(out, ab);
 		csv_number(out, ba);
 		fprintf(out, ",%" PRIu64 ",%" PRIu64, iv->retransmissions[0] + iv->retransmissions[1],
@@ -445,8 +448,9 @@ void report_interval_csv(FILE *out, const struct report_view *v, bool header)
 		char name[64];
 
 		station_format(s, name, sizeof(name));
-		fprintf(out, "%.6f,%.6f,%s,%" PRIu64 ",%s,,", v->t_start, v->t_end, s->is_ap ? "ap" : "station", s->id,
-			name);
+		fprintf(out, "%.6f,%.6f,%s,%" PRIu64 ",", v->t_start, v->t_end, s->is_ap ? "ap" : "station", s->id);
+		tcpav_csv_string(out, name);
+		fputs(",,", out);
 		csv_empty(out, 7);
 		csv_number(out, rate_bps(s->interval.tx_goodput_bytes, seconds));
 		csv_number(out, rate_bps(s->interval.rx_goodput_bytes, seconds));

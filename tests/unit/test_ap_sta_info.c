@@ -655,6 +655,31 @@ static void test_interval(void)
 	station_table_free(&cur);
 }
 
+/* The fields of each line of CSV TEXT as RFC 4180 reads them (commas
+ * inside double quotes do not count): all lines as many as the first, and
+ * at least two lines. */
+static bool csv_rows_agree(const char *text)
+{
+	int fields = 1, header = -1, lines = 0;
+	bool quoted = false;
+
+	for (const char *c = text; *c; c++) {
+		if (*c == '"')
+			quoted = !quoted; /* a doubled quote toggles twice */
+		else if (*c == ',' && !quoted)
+			fields++;
+		else if (*c == '\n' && !quoted) {
+			if (header < 0)
+				header = fields;
+			else if (fields != header)
+				return false;
+			lines++;
+			fields = 1;
+		}
+	}
+	return lines >= 2 && !quoted;
+}
+
 /* Writes with F into a string (freed by the caller). */
 static char *capture(void (*write)(FILE *, void *), void *arg)
 {
@@ -673,20 +698,21 @@ struct report_args {
 	enum sta_report_format fmt;
 	const struct station_table *tab;
 	const struct station_interval *iv;
+	const char *ifname; /* NULL: wlan0 */
 };
 
 static void write_stations(FILE *f, void *arg)
 {
 	struct report_args *a = arg;
 
-	sta_report_stations(f, a->fmt, "wlan0", 1700000000.0, a->tab, true);
+	sta_report_stations(f, a->fmt, a->ifname ? a->ifname : "wlan0", 1700000000.0, a->tab, true);
 }
 
 static void write_interval(FILE *f, void *arg)
 {
 	struct report_args *a = arg;
 
-	sta_report_interval(f, a->fmt, "wlan0", 1700000000.0, a->iv, true);
+	sta_report_interval(f, a->fmt, a->ifname ? a->ifname : "wlan0", 1700000000.0, a->iv, true);
 }
 
 static void test_report(void)
@@ -759,6 +785,20 @@ static void test_report(void)
 		      strstr(out, "\n1700000000.000,wlan0,1.000,02:00:00:00:00:0a,0,0,1,1000000,1000000,2000000,"),
 	      "interval CSV: header and a row per station");
 	free(out);
+
+	/* an interface name with a comma and a quote: one field, quoted as
+	 * RFC 4180 says, so every row has the header's number of fields */
+	args.ifname = "wl,an\"0";
+	out = capture(write_interval, &args);
+	CHECK(strstr(out, "\n1700000000.000,\"wl,an\"\"0\",1.000,02:00:00:00:00:0a,") && csv_rows_agree(out),
+	      "interval CSV: the ifname wl,an\"0 quoted (\"wl,an\"\"0\"), every row as wide as the header");
+	free(out);
+	args.fmt = STA_REPORT_CSV;
+	out = capture(write_stations, &args);
+	CHECK(strstr(out, "\n1700000000.000,\"wl,an\"\"0\",02:00:00:00:00:0a,") && csv_rows_agree(out),
+	      "stations CSV: the ifname quoted, every row as wide as the header");
+	free(out);
+	args.ifname = NULL;
 
 	station_interval_free(&iv);
 	station_table_free(&tab);

@@ -2,7 +2,8 @@
 /*
  * test_json.c - the tools' one JSON writer (include/tcpav/json.h): string
  * escaping (quotes, backslashes, control bytes, UTF-8 kept, invalid bytes
- * escaped), number formats, nesting and commas. Outputs are compared as
+ * escaped), number formats, nesting and commas; and the CSV text cell
+ * (include/tcpav/csv.h). Outputs are compared as
  * text, since the tools' tests and golden files compare them so too.
  */
 #include <math.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tcpav/csv.h"
 #include "tcpav/json.h"
 #include "check.h"
 
@@ -174,8 +176,33 @@ static void test_nesting(void)
 	}
 }
 
+/* csv.h: a CSV text cell as RFC 4180 quotes it */
+static void test_csv_string(void)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"wlan0", "wlan0"}, {"", ""}, {"a,b", "\"a,b\""}, {"q\"x", "\"q\"\"x\""},
+		{"l\nf", "\"l\nf\""}, {"c\rr", "\"c\rr\""}, {"[fe80::1]:80", "[fe80::1]:80"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *text = NULL;
+		size_t n = 0;
+		FILE *f = open_memstream(&text, &n);
+
+		if (!f)
+			abort();
+		tcpav_csv_string(f, cases[i].in);
+		fclose(f);
+		CHECK(strcmp(text, cases[i].out) == 0, "CSV cell %zu: as RFC 4180 quotes it", i + 1);
+		free(text);
+	}
+}
+
 int main(void)
 {
+	test_csv_string();
 	test_strings();
 	test_numbers();
 	test_nesting();

@@ -4,6 +4,7 @@
 #   make demo       build, load tcp_av, run a short testbed demo, clean up
 #   make bench      benchmarks (printed, not asserted)
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make install-avmon, make install-ap-tools   those alone, no BPF toolchain
 # SAN=1 builds with ASan/UBSan (used by `check` into build-san/).
 
 BUILD    ?= build
@@ -231,15 +232,23 @@ bench: deps
 	experiments/bench/tcpav-bench.sh $(BUILD)
 	experiments/bench/avmon-bench.sh $(BUILD)
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tcpav \
-	  $(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man3
+# avmon, and apstat with apqos, each alone: they need no BPF toolchain, so
+# a capture box or an access point installs them without clang or bpftool
+.PHONY: install-avmon install-ap-tools
+install-avmon: $(BUILD)/bin/avmon
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 $(BUILD)/bin/tcpavctl $(DESTDIR)$(PREFIX)/sbin/
 	install -m 0755 $(BUILD)/bin/avmon $(DESTDIR)$(PREFIX)/bin/
+	install -m 0644 man/avmon.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+install-ap-tools: $(AP_BINS)
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/share/man/man8
 	install -m 0755 $(AP_BINS) $(DESTDIR)$(PREFIX)/sbin/
 	install -m 0644 man/apstat.8 man/apqos.8 $(DESTDIR)$(PREFIX)/share/man/man8/
-	install -m 0644 man/avmon.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+install: all install-avmon install-ap-tools
+	install -d $(DESTDIR)$(PREFIX)/sbin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tcpav \
+	  $(DESTDIR)$(PREFIX)/share/man/man8 $(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 0755 $(BUILD)/bin/tcpavctl $(DESTDIR)$(PREFIX)/sbin/
 	install -m 0644 $(BUILD)/libtcpav.a $(DESTDIR)$(PREFIX)/lib/
 	install -m 0755 $(BUILD)/libtcpav.so $(DESTDIR)$(PREFIX)/lib/libtcpav.so.0
 	ln -sf libtcpav.so.0 $(DESTDIR)$(PREFIX)/lib/libtcpav.so

@@ -2,8 +2,10 @@
 # avmon, apstat and apqos build where there is no BPF toolchain (a capture
 # box, an access point): `make avmon ap-tools` into a fresh build directory
 # with CLANG, BPFTOOL and VMLINUX_BTF pointing nowhere and a PATH without
-# clang, bpftool, llvm, dpkg or apt; the binaries link no libbpf. Also
-# `make deps` without dpkg prints what it needs and succeeds.
+# clang, bpftool, llvm, dpkg or apt; the binaries link no libbpf;
+# `make install-avmon install-ap-tools` with DESTDIR and PREFIX puts them and
+# their man pages there, and nothing else. Also `make deps` without dpkg
+# prints what it needs and succeeds.
 #   tests/packaging/monitor_without_bpf.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -46,6 +48,25 @@ check "apqos links libnl-route-3" needed libnl-route-3 "$build/bin/apqos"
 for b in avmon apstat apqos; do
 	check "$b links no libbpf" sh -c "test -x '$build/bin/$b' && ! readelf -d '$build/bin/$b' | grep NEEDED | grep -q libbpf"
 done
+
+# install-avmon, install-ap-tools: the binaries and man pages under
+# DESTDIR/PREFIX, nothing of tcpavctl or libtcpav, still no BPF toolchain
+dest=$tmp/dest
+nobpf make -s BUILD="$build" CLANG=/bin/false BPFTOOL=/bin/false VMLINUX_BTF=/nonexistent \
+	DESTDIR="$dest" PREFIX=/opt/tcpav install-avmon install-ap-tools >"$tmp/install.log" 2>&1
+rc=$?
+[[ $rc == 0 ]] || sed -e 's/^/# /' "$tmp/install.log" | tail -20
+check "make install-avmon install-ap-tools (DESTDIR, PREFIX) without the BPF toolchain succeeds" test "$rc" = 0
+(cd "$dest" 2>/dev/null && find . -type f | sort) >"$tmp/installed"
+sed -e 's/^/# installed: /' "$tmp/installed"
+printf '%s\n' ./opt/tcpav/bin/avmon ./opt/tcpav/sbin/apqos ./opt/tcpav/sbin/apstat \
+	./opt/tcpav/share/man/man1/avmon.1 ./opt/tcpav/share/man/man8/apqos.8 \
+	./opt/tcpav/share/man/man8/apstat.8 >"$tmp/expected"
+check "they install avmon, apstat, apqos and their man pages under DESTDIR/PREFIX, nothing else" \
+	cmp "$tmp/expected" "$tmp/installed"
+check "the installed avmon runs" "$dest/opt/tcpav/bin/avmon" --version
+check "the installed man pages are the tree's" sh -c "cmp man/avmon.1 '$dest/opt/tcpav/share/man/man1/avmon.1' &&
+	cmp man/apstat.8 '$dest/opt/tcpav/share/man/man8/apstat.8' && cmp man/apqos.8 '$dest/opt/tcpav/share/man/man8/apqos.8'"
 
 # make deps where there is no dpkg: names the packages, does not fail
 nobpf make -s deps >"$tmp/deps.out" 2>&1

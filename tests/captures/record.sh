@@ -28,7 +28,7 @@ fi
 export TB_NET=${TB_NET:-181}
 name=${TB_NAME:-tcpavcap}
 lock=${TCPAV_NET_LOCK:-/tmp/tcpav-net.lock}
-all=(eth_reorder_rcv eth_loss_snd eth6_loss_rcv sll_any_rcv sll2_any_snd6 sll2_any_rtr vlan)
+all=(eth_reorder_rcv eth_reorder_cli eth_loss_snd eth6_loss_rcv sll_any_rcv sll2_any_snd6 sll2_any_rtr vlan)
 
 die() { echo "record.sh: $*" >&2; exit 1; }
 
@@ -137,11 +137,15 @@ transfers_wait() {
 # that queue's delay: a steered segment that fills its hole less than that
 # after the highest one is out of order for tshark, one the sender has
 # already retransmitted is a retransmission.
-rec_eth_reorder_rcv() {
+# reorder_bed SOURCE|DEST: the reordering bed above, with the classifier
+# steering the data segments from (SOURCE) or to (DEST) port 5201, and the
+# two background flows running (their pids in bg).
+reorder_bed() {
     local fast=${FAST_RATE:-16mbit} fast_qlen=${FAST_QLEN:-30} slow=${SLOW_RATE:-4mbit} slow_qlen=${SLOW_QLEN:-10}
-    local every=${STEER_EVERY:-10} r d=rtr-rcv bg=()
+    local every=${STEER_EVERY:-10} d=rtr-rcv by=()
+    [[ $1 == SOURCE ]] && by=(-DSTEER_SOURCE_PORT)
     clang -O2 -g -target bpf -Wall -Werror -I"/usr/include/$(gcc -dumpmachine)" \
-        -DSTEER_EVERY="$every" -DSTEER_PORT=5201 -DSTEER_CLASSID=0x10020 \
+        -DSTEER_EVERY="$every" -DSTEER_PORT=5201 -DSTEER_CLASSID=0x10020 "${by[@]}" \
         -c "$here/reorder_steer.bpf.c" -o "$tmp/steer.o" || die "cannot build reorder_steer.bpf.c"
     bed "$fast" "$fast_qlen"
     r=(ip netns exec "$TB_RTR")
@@ -151,21 +155,57 @@ rec_eth_reorder_rcv() {
             match ip protocol 6 0xff match ip dport 5209 0xffff flowid 1:20 &&
         "${r[@]}" tc filter add dev $d parent 1: protocol ip prio 2 bpf obj "$tmp/steer.o" sec classifier ||
         die "cannot set up the reordering classes"
-    sinks 5201 5208 5209
+    sinks 5208 5209
     # the background flows: longer than the measured one, ended by timeout
+    bg=()
     ip netns exec "$TB_SND" timeout 8 "$bulk" send "$TB_RCV_ADDR" 5208 100000000000 cubic </dev/null 2>/dev/null &
     bg+=("$!")
     ip netns exec "$TB_SND" timeout 8 "$bulk" send "$TB_RCV_ADDR" 5209 100000000000 cubic </dev/null 2>/dev/null &
     bg+=("$!")
     sleep 2 # the standing queues
+}
+
+# reorder_done FILE: stop the capture, show the classes' counters, wait for
+# the background flows.
+reorder_done() {
+    capture_stop "$1"
+    "${r[@]}" tc -s class show dev rtr-rcv | grep -A1 '^class' | sed 's/^/# /'
+    wait "${bg[@]}"
+    xfer_pids=() sink_pids=()
+}
+
+# The receiver is the server: it opened passively, so the handshake RTT
+# tshark takes is SYN/ACK -> ACK, across the standing queue.
+rec_eth_reorder_rcv() {
+    local r bg
+    reorder_bed DEST
+    sinks 5201
     capture_start "$TB_RCV" -i rcv0 -s 96 'tcp port 5201'
     transfer "$TB_RCV_ADDR" 5201 2000000 "${CC:-reno}"
     wait "${xfer_pids[0]}" || die "the measured transfer failed"
-    wait "${sink_pids[0]}" || die "the measured transfer's sink failed"
-    capture_stop eth_reorder_rcv.pcap
-    "${r[@]}" tc -s class show dev $d | grep -A1 '^class' | sed 's/^/# /'
-    wait "${bg[@]}"
-    xfer_pids=() sink_pids=()
+    wait "${sink_pids[2]}" || die "the measured transfer's sink failed"
+    reorder_done eth_reorder_rcv.pcap
+}
+
+# The receiver is the client that opened the connection (a download: the
+# server in snd writes, the client in rcv reads), captured at the client.
+# Here the handshake RTT is SYN -> SYN/ACK, the SYN/ACK waiting in the
+# standing queue; SYN/ACK -> ACK is only the client's own reply time.
+rec_eth_reorder_cli() {
+    local r bg i srv
+    reorder_bed SOURCE
+    ip netns exec "$TB_SND" timeout 60 "$bulk" serve 5201 1000000 "${CC:-reno}" </dev/null >/dev/null &
+    srv=$!
+    for ((i = 0; i < 100; i++)); do
+        [[ -n $(ip netns exec "$TB_SND" ss -ltnH "sport = :5201") ]] && break
+        sleep 0.05
+    done
+    ((i < 100)) || die "the server on port 5201 did not start"
+    capture_start "$TB_RCV" -i rcv0 -s 128 'tcp port 5201'
+    ip netns exec "$TB_RCV" timeout 60 "$bulk" fetch "$TB_SND_ADDR" 5201 </dev/null >/dev/null ||
+        die "the measured download failed"
+    wait "$srv" || die "the measured download's server failed"
+    reorder_done eth_reorder_cli.pcap
 }
 
 # Losses from the HTB bottleneck's small pfifo: two flows (Reno, CUBIC) of

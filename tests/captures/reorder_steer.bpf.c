@@ -5,6 +5,8 @@
  * STEER_EVERY-th data segment to TCP port STEER_PORT (IPv4 or IPv6) goes to
  * HTB class STEER_CLASSID, a slower class with a standing queue; every
  * other packet falls through to the next filter / the default class.
+ * With STEER_SOURCE_PORT the flow is the one FROM port STEER_PORT (a
+ * download from a server on that port), otherwise the one to it.
  * A counter, not sequence-number bits, so a retransmission is not steered
  * again just because the segment it repeats was.
  */
@@ -68,7 +70,11 @@ int steer(struct __sk_buff *skb)
 
 	if (!tcp_payload(skb, &l4, &payload) || bpf_skb_load_bytes(skb, l4, &th, sizeof(th)))
 		return 0;
+#ifdef STEER_SOURCE_PORT
+	if (th.source != bpf_htons(STEER_PORT) || payload <= th.doff * 4u)
+#else
 	if (th.dest != bpf_htons(STEER_PORT) || payload <= th.doff * 4u)
+#endif
 		return 0; /* not the flow, or no data */
 	count = bpf_map_lookup_elem(&data_segments, &key);
 	if (!count)

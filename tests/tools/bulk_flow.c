@@ -10,6 +10,11 @@
  *   bulk_flow send ADDR PORT BYTES CC
  *       connect to ADDR:PORT with congestion control CC, write BYTES,
  *       shut down the write side, wait for the peer's close
+ *   bulk_flow serve PORT BYTES CC
+ *       the same transfer the other way round (a download): accept one
+ *       connection on PORT, write BYTES to it with CC, wait for its close
+ *   bulk_flow fetch ADDR PORT
+ *       connect to ADDR:PORT, read until EOF, close; prints "received N bytes"
  */
 #include <errno.h>
 #include <netdb.h>
@@ -36,76 +41,140 @@ static int parse_count(const char *s, unsigned long long max, unsigned long long
 	return errno || end == s || *end || *out == 0 || *out > max ? -1 : 0;
 }
 
-static int sink(const char *port_arg)
+/* Listens on PORT (IPv4 and IPv6) and accepts one connection; with CC the
+ * listener's congestion control, which the connection inherits. Returns the
+ * connection, -2 for a bad port, -1 after a message on another failure. */
+static int accept_one(const char *port_arg, const char *cc)
 {
 	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
-	unsigned long long port, total = 0;
-	char buf[65536];
+	unsigned long long port;
 	int one = 1, zero = 0, l, c;
-	ssize_t n;
 
 	if (parse_count(port_arg, 65535, &port)) {
 		fprintf(stderr, "bulk_flow: bad port '%s'\n", port_arg);
-		return 2;
+		return -2;
 	}
 	a.sin6_port = htons((unsigned short)port);
 	l = socket(AF_INET6, SOCK_STREAM, 0);
 	if (l < 0 || setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    setsockopt(l, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
-	    bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1))
-		return fail("listen");
+	    (cc && setsockopt(l, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc))) ||
+	    bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1)) {
+		fail("listen");
+		if (l >= 0)
+			close(l);
+		return -1;
+	}
 	c = accept(l, NULL, NULL);
 	if (c < 0)
-		return fail("accept");
-	while ((n = read(c, buf, sizeof(buf))) > 0)
+		fail("accept");
+	close(l);
+	return c;
+}
+
+/* Connects to ADDR:PORT, with congestion control CC when given; -2 for an
+ * unknown address, -1 after a message on another failure. */
+static int connect_to(const char *addr, const char *port, const char *cc)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
+	int s, rc;
+
+	rc = getaddrinfo(addr, port, &hints, &ai);
+	if (rc) {
+		fprintf(stderr, "bulk_flow: %s port %s: %s\n", addr, port, gai_strerror(rc));
+		return -2;
+	}
+	s = socket(ai->ai_family, SOCK_STREAM, 0);
+	rc = s < 0 ? fail("socket")
+	     : cc && setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc)) ? fail("TCP_CONGESTION (the name of a congestion control)")
+	     : connect(s, ai->ai_addr, ai->ai_addrlen)                                     ? fail("connect")
+											    : 0;
+	freeaddrinfo(ai);
+	if (rc) {
+		if (s >= 0)
+			close(s);
+		return -1;
+	}
+	return s;
+}
+
+/* Reads S until EOF and closes it; prints the byte count when asked. */
+static int read_all(int s, int report)
+{
+	static char buf[65536];
+	unsigned long long total = 0;
+	ssize_t n;
+
+	while ((n = read(s, buf, sizeof(buf))) > 0)
 		total += (unsigned long long)n;
+	close(s);
 	if (n < 0)
 		return fail("read");
-	close(c);
-	close(l);
-	printf("received %llu bytes\n", total);
+	if (report)
+		printf("received %llu bytes\n", total);
 	return 0;
+}
+
+/* Writes BYTES to S, shuts down the write side and waits for the peer's
+ * close (every byte acknowledged). */
+static int write_all(int s, unsigned long long left)
+{
+	static char buf[65536];
+	ssize_t n;
+
+	while (left) {
+		n = write(s, buf, left < sizeof(buf) ? (size_t)left : sizeof(buf));
+		if (n < 0) {
+			close(s);
+			return fail("write");
+		}
+		left -= (unsigned long long)n;
+	}
+	if (shutdown(s, SHUT_WR)) {
+		close(s);
+		return fail("shutdown");
+	}
+	return read_all(s, 0);
+}
+
+static int sink(const char *port_arg)
+{
+	int c = accept_one(port_arg, NULL);
+
+	return c < 0 ? -c : read_all(c, 1);
+}
+
+static int serve(const char *port_arg, const char *bytes_arg, const char *cc)
+{
+	unsigned long long bytes;
+	int c;
+
+	if (parse_count(bytes_arg, 1ULL << 40, &bytes)) {
+		fprintf(stderr, "bulk_flow: bad byte count '%s'\n", bytes_arg);
+		return 2;
+	}
+	c = accept_one(port_arg, cc);
+	return c < 0 ? -c : write_all(c, bytes);
+}
+
+static int fetch(const char *addr, const char *port)
+{
+	int s = connect_to(addr, port, NULL);
+
+	return s < 0 ? -s : read_all(s, 1);
 }
 
 static int send_bulk(const char *addr, const char *port, const char *bytes_arg, const char *cc)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
-	unsigned long long left;
-	static char buf[65536];
-	int s, rc;
-	ssize_t n;
+	unsigned long long bytes;
+	int s;
 
-	if (parse_count(bytes_arg, 1ULL << 40, &left)) {
+	if (parse_count(bytes_arg, 1ULL << 40, &bytes)) {
 		fprintf(stderr, "bulk_flow: bad byte count '%s'\n", bytes_arg);
 		return 2;
 	}
-	rc = getaddrinfo(addr, port, &hints, &ai);
-	if (rc) {
-		fprintf(stderr, "bulk_flow: %s port %s: %s\n", addr, port, gai_strerror(rc));
-		return 2;
-	}
-	s = socket(ai->ai_family, SOCK_STREAM, 0);
-	rc = s < 0 ? fail("socket")
-	     : setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc)) ? fail("TCP_CONGESTION (the name of a congestion control)")
-	     : connect(s, ai->ai_addr, ai->ai_addrlen)                               ? fail("connect")
-										      : 0;
-	freeaddrinfo(ai);
-	if (rc)
-		return rc;
-	while (left) {
-		n = write(s, buf, left < sizeof(buf) ? (size_t)left : sizeof(buf));
-		if (n < 0)
-			return fail("write");
-		left -= (unsigned long long)n;
-	}
-	if (shutdown(s, SHUT_WR))
-		return fail("shutdown");
-	while ((n = read(s, buf, sizeof(buf))) > 0)
-		;
-	if (n < 0)
-		return fail("read");
-	close(s);
-	return 0;
+	s = connect_to(addr, port, cc);
+	return s < 0 ? -s : write_all(s, bytes);
 }
 
 int main(int argc, char **argv)
@@ -114,6 +183,11 @@ int main(int argc, char **argv)
 		return sink(argv[2]);
 	if (argc == 6 && !strcmp(argv[1], "send"))
 		return send_bulk(argv[2], argv[3], argv[4], argv[5]);
-	fprintf(stderr, "usage: bulk_flow sink PORT | bulk_flow send ADDR PORT BYTES CC\n");
+	if (argc == 5 && !strcmp(argv[1], "serve"))
+		return serve(argv[2], argv[3], argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "fetch"))
+		return fetch(argv[2], argv[3]);
+	fprintf(stderr, "usage: bulk_flow sink PORT | bulk_flow send ADDR PORT BYTES CC\n"
+			"       bulk_flow serve PORT BYTES CC | bulk_flow fetch ADDR PORT\n");
 	return 2;
 }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # tcpav - top-level, non-recursive build.
 #   make            build everything into $(BUILD)
 #   make check      install missing Debian packages, build, run all tests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * nl80211.h - a small nl80211 session on libnl-genl-3, as iw keeps one:
  * the generic netlink socket, the resolved "nl80211" family, one request

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * qos.h - what apqos's files share: the HTB tree layout (handles and class
  * ids), the per-invocation context, the handler error contract, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sta_addr.h - apqos's station argument: a MAC address (aa:bb:cc:dd:ee:ff)
  * or an IPv4/IPv6 address, parsed, compared and formatted. Pure: no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sta_info.h - one station as nl80211 reports it: the parser of an
  * NL80211_CMD_NEW_STATION message (a station dump reply) into plain C,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sta_report.h - apstat's output: a station dump or an interval as a
  * table, CSV or JSON lines. What the kernel did not report is written as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * station_table.h - the stations of one dump (a snapshot), and what
  * happened between two snapshots: per-station rates, airtime share and

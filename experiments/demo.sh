@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # experiments/demo.sh BUILD - `make demo`: one tcp_av flow with a 12.5 Mbit/s
 # target among 2 CUBIC bulk flows across a 25 Mbit/s bottleneck, on a
 # network-namespace testbed (sender -> router with HTB -> receiver), 15 s.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/fresh_clone.sh - the repository alone is the whole project. Clones
 # HEAD (committed work only, from the local repository: no network) into an
 # empty temporary folder with nothing beside it (no ../shared, and

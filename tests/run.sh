@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/run.sh - runs the test suite and prints one closing line
 # "N passed, N failed, N skipped".
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # experiments/bench/avmon-bench.sh BUILD -- `make bench`, after tcpav-bench.sh:
 # benchmarks of avmon(1), the pcap-based fairness monitor, against tcptrace,
 # tshark and tcpdump on a network-namespace testbed. It PRINTS figures and

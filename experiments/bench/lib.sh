@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
 # lib.sh -- what the benchmark scripts share: printed figures also go to

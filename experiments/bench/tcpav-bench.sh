@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # experiments/bench/tcpav-bench.sh BUILD -- `make bench`: benchmarks of tcp_av
 # on network-namespace testbeds. It PRINTS figures and asserts nothing (the
 # pass/fail checks live in tests/integration). Needs root. ~7 minutes.

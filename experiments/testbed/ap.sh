@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
 # ap.sh -- an "access point" testbed: one server, an AP router, and

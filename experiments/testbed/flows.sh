@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
 # flows.sh -- concurrent iperf3 flows across a testbed made by testbed.sh.

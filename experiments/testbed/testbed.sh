@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
 # testbed.sh -- network-namespace testbed for tcpav experiments and tests.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/captures/oracle.sh - the reference figures tshark computes for
 # captures of the project's own corpus, in the files tests/golden/golden.sh
 # and tests/unit/test_decode.c compare avmon with.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/captures/record.sh - records the project's own capture corpus on the
 # namespace test bed (experiments/testbed/testbed.sh), then writes the VLAN
 # variants. Needs root, tcpdump, iperf3, tc, clang (for the reordering

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/captures/variants.sh BUILD [DIR] - writes the corpus files the
 # project's tools make (MANIFEST.md, "Synthetic and broken captures") into
 # DIR (default: tests/captures): the synthetic 802.11 and link-type

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/docs/refs.sh - every section of docs/design.md that a file of the
 # repository cites exists. Code comments cite it as "docs/design.md §N" or
 # "§N.M" (also "section N", and lists "§2, §4" or "§2 and §4"); inside

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/fuzz/run.sh - fuzz avmon's decoders and analysis for a while.
 #
 #   tests/fuzz/run.sh [BUILD_DIR [SECONDS]]      (defaults: build 60)

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # compare.jq - avmon's summary against tshark's per-stream table.
 # Input: the oracle's *.tcp_streams.tsv as one raw string (jq -R -s);
 # $sum[0]: avmon's "type":"summary" object. Output: one line per field,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/golden/coverage.sh BUILD - the coverage floor of the repository's own
 # capture corpus (tests/captures, nothing else): every decoder path and every
 # TCP counter avmon reports is reached by at least one capture.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/golden/golden.sh BUILD - avmon's summaries of capture corpora
 # against the figures tshark 4.0 gives for them. TAP lines and a plan;
 # exit status 1 on any failure.

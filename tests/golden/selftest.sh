@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/golden/selftest.sh BUILD - each rule of the golden harness catches
 # the defect it is there for, on small fake corpora made from the own
 # corpus (tests/captures): golden.sh (GOLDEN_OWN=DIR) and test_decode's

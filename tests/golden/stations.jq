@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # stations.jq - avmon's stations against tshark's per-station table of data
 # frames (*.wlan_stations.tsv: ToDS = up = the station transmits, FromDS =
 # down). Input: the TSV as one raw string; $sum[0]: avmon's summary.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tests/harness/selftest.sh - tests/run.sh catches each of the deliberately
 # bad tests in tests/harness/fixtures/ (TESTS lists them, with a few good
 # ones), and a test that reads stdin eats nothing: the test after it still

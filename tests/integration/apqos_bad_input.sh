@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # apqos on bad input: an unknown interface, bad MAC and IP addresses, bad
 # rates, airtime weights out of range, missing arguments, an unknown
 # command or option. Each gives exactly one line on stderr, beginning

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # apqos --force keeps what it replaces, or refuses. For a foreign root
 # qdisc of each kind libnl-route-3 re-creates faithfully (pfifo, bfifo,
 # tbf with peakrate/mpu/overhead, htb without classes), set up by tc with

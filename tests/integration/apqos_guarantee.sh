@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # apqos keeps a station's guaranteed rate at an AP. Three stations download
 # at once (Reno, server -> AP -> stations) through the AP's downlink br0,
 # whose bottleneck is apqos's tree: root class 1:1 at 30 Mbit/s

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
 # apqos_lib.sh -- what the apqos integration tests share (source after

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # apqos manages its tree: guarantee by MAC, IPv4 and IPv6 (one class and
 # one filter each, lowest free class id), guaranteeing again updates the
 # class (no duplicate class or filter), del, the link rate, a failed

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # apstat where it cannot work, and on bad input. On a kernel without
 # cfg80211 (no "nl80211" generic netlink family) `apstat -i lo` says so in
 # exactly one line and exits 1; with cfg80211, lo is still not wireless and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # avmon on bad input: a missing file, files that are not captures, an
 # unsupported link type, a bad filter, malformed --target and --format
 # values, an interface it may not capture on and one that does not exist.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # avmon live at an access point: a server sends three CUBIC downloads
 # through an AP whose downlink (br0, HTB bottleneck, EB = 20 Mbit/s) two
 # stations share (experiments/testbed/ap.sh); avmon captures on br0 in the

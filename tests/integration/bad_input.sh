@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # Bad input gets one line on stderr naming what was wrong, a nonzero exit,
 # and changes nothing: the rules, the registration and the pins are the
 # same before and after each failed command.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # T = 40 Mbit/s, above the 25 Mbit/s bottleneck, among N = 2 CUBIC flows,
 # 15 s (12 s measured). Once T is judged infeasible the safety valve caps
 # tcp_av's guaranteed rate at 3/4 of its bandwidth estimate, which is at

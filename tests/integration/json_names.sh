@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # tcpavctl's JSON as a reader sees it: `status`, `rule list` and `flows`
 # print valid JSON (jq) under the names of the README's glossary, the same
 # as avmon's: target_bps, goodput_bps, avr as a ratio (not a percentage).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
 # lib.sh -- what the integration tests share: TAP output, the testbed, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # The three ways a flow gets tcp_av and a target:
 #  1. a rule on the iperf3 port gives tcp_av and its target to an iperf3
 #     started without -C; `rule del` stops that for new flows;

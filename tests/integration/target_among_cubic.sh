@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # One tcp_av flow with T = 12.5 Mbit/s (NRT 50 %) among 2 CUBIC bulk flows
 # across a HTB bottleneck of EB = 25 Mbit/s (payload) (100-packet queue), 30 s
 # measured after 5 s. Bounds, from EB, T and N = 2: AVR >= 95 % (the gain

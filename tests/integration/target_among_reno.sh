@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # One tcp_av flow with T = 20 Mbit/s (NRT 80 %) among N = 2 Reno bulk flows
 # across a HTB bottleneck of EB = 25 Mbit/s (payload), 15 s (12 s measured).
 # Bounds, from EB, T and N:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 #
 # tb_selftest.sh -- self-test of experiments/testbed/testbed.sh (< 30 s).
 #

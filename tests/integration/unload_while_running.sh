@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # `tcpavctl unload` while a tcp_av flow runs: the flow goes on to its end;
 # `load` then works again; unload/load are idempotent; load mounts bpffs
 # where it is missing; and afterwards no registration, pin, cgroup or

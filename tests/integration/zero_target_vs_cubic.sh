@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # T = 0 must behave as Reno: on a loss, Reno halves its window (ssthresh =
 # cwnd / 2) where CUBIC keeps 0.7 of it. Shares cannot tell the two apart
 # here: at this bed's BDP CUBIC sits in its Reno-friendly region. So the

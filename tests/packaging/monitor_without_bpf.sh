@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
 # avmon, apstat and apqos build where there is no BPF toolchain (a capture
 # box, an access point): `make avmon ap-tools` into a fresh build directory
 # with CLANG, BPFTOOL and VMLINUX_BTF pointing nowhere and a PATH without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* check.h - the unit tests' assertions: TAP-style "ok"/"not ok" lines. */
 #ifndef TCPAV_TEST_CHECK_H
 #define TCPAV_TEST_CHECK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /* frame_builder.h - byte-by-byte frame construction for the avmon tests
  * (test_decode.c, test_synthetic.c): bounded appends in network or little
  * endian order. Writes past the buffer are dropped and counted in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /* test_ap_qos.c - apqos's pure parts: the STA argument (MAC, IPv4, IPv6),
  * rates (libtcpav's iperf3 forms and tc's "mbit" forms, bounds), HTB's
  * bytes/s, class-id allocation, the default class's rate, the u32 keys of

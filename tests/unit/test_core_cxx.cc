@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 // test_core_cxx.cc - core.h must compile and behave the same as C++ (the
 // ns-3 adapter includes it): a short ACK sequence, checked against the law.
 #include <cstdio>

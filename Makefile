@@ -72,7 +72,7 @@ UTIL_OBJS := $(UTIL_SRCS:%.c=$(BUILD)/obj/%.o)
 CTL_OBJS := $(CTL_SRCS:%.c=$(BUILD)/obj/%.o)
 HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h $(wildcard monitor/*.h) $(wildcard ap-tools/*.h)
 
-.PHONY: all deps check unit integration demo bench fuzz install clean tcpavctl libtcpav avmon ap-tools
+.PHONY: all deps check unit integration demo bench fuzz install clean tcpavctl libtcpav avmon ap-tools mutants
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/bin/tcpavctl $(BUILD)/libtcpav.a $(BUILD)/libtcpav.so $(BUILD)/bin/avmon \
@@ -223,6 +223,12 @@ unit: all
 
 integration: all
 	tests/run.sh --integration-only $(BUILD)
+
+# deliberately broken variants of the control law (tests/mutants/*.patch),
+# each built in a copy of the tree and run against the tcp_av integration
+# tests (as root; not part of check): every one must fail a test
+mutants:
+	tests/mutants/run.sh
 
 demo: deps
 	$(MAKE) all

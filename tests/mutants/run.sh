@@ -17,8 +17,7 @@
 # share the network namespaces). The matrix and every test's output go to
 # OUTFILE (default results/mutants-DATE.txt) and OUTFILE's .d folder.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
-top=$PWD
+cd "$(dirname "$0")/../.." || exit 1
 
 if [[ $(id -u) != 0 ]]; then
 	echo "mutants: the integration tests need root (network namespaces, BPF)" >&2

@@ -56,9 +56,13 @@ static int accept_one(const char *port_arg, const char *cc)
 	}
 	a.sin6_port = htons((unsigned short)port);
 	l = socket(AF_INET6, SOCK_STREAM, 0);
+	if (l >= 0 && cc && setsockopt(l, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc))) {
+		fail("TCP_CONGESTION (the name of a congestion control)");
+		close(l);
+		return -1;
+	}
 	if (l < 0 || setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
 	    setsockopt(l, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)) ||
-	    (cc && setsockopt(l, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc))) ||
 	    bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1)) {
 		fail("listen");
 		if (l >= 0)

@@ -21,9 +21,15 @@
 #define DLT_LINUX_SLL2 276
 #define COPY_FILTER_SLOTS 4096 /* recent packet fingerprints (direct-mapped) */
 
+#define COPY_LINK_POINTS 4 /* where one packet is seen: enough for in/out, both promiscuous */
+
+/* One packet's recent sightings: its fingerprint, the latest time and the
+ * link points (packet_link_point) it was seen at since it was last sent. */
 struct copy_slot {
 	uint64_t fingerprint; /* 0 = empty */
 	double ts;
+	uint64_t points[COPY_LINK_POINTS];
+	unsigned n_points;
 };
 
 /* Aggregate goodput per ANALYSIS_CAPACITY_BIN_S bin. docs/design.md §2.1: EB is
@@ -281,22 +287,61 @@ static uint64_t packet_fingerprint(const struct frame *f, const struct ip_packet
 	return h | 1; /* never 0: 0 marks an empty slot */
 }
 
-/* True when the frame repeats a packet seen within ANALYSIS_COPY_WINDOW_S;
- * the window runs from the latest copy, so a chain of copies is one. */
+/*
+ * Where on the host a cooked capture saw the frame: the interface (SLL2's
+ * ifindex; -1 in SLL), the packet type (HOST, OTHERHOST, OUTGOING ...) and
+ * the link-layer source address. The copies "-i any" takes of one packet
+ * differ in one of them: a forwarded packet comes in as HOST from the
+ * previous hop's MAC and goes out as OUTGOING, or is seen again as
+ * OTHERHOST from the forwarding interface's MAC; a packet on lo is
+ * OUTGOING, then HOST. TCP sending the same bytes again (a SYN/ACK
+ * answering a SYN and its retransmission) leaves at the same point.
+ */
+static uint64_t packet_link_point(const struct frame *f)
+{
+	uint8_t b[4 + 1 + sizeof(f->src_mac.b)];
+
+	b[0] = (uint8_t)((uint32_t)f->ifindex >> 24);
+	b[1] = (uint8_t)((uint32_t)f->ifindex >> 16);
+	b[2] = (uint8_t)((uint32_t)f->ifindex >> 8);
+	b[3] = (uint8_t)f->ifindex;
+	b[4] = (uint8_t)f->sll_pkttype;
+	memcpy(b + 5, f->src_mac.b, sizeof(f->src_mac.b));
+	return fnv_bytes(0xcbf29ce484222325ull, b, sizeof(b));
+}
+
+/* True when the frame is a link copy: a packet seen within
+ * ANALYSIS_COPY_WINDOW_S (from its latest sighting, so a chain of copies is
+ * one), at another link point than the sightings so far. At a point it was
+ * already seen at, it is the packet sent again: analysed, and its copies
+ * are counted from there. */
 static bool copy_seen(struct analysis *a, const struct frame *f, const struct ip_packet *pkts, unsigned n_pkts)
 {
-	uint64_t fp;
+	uint64_t fp, point;
 	struct copy_slot *slot;
-	bool seen;
 
 	if (f->n_ip == 0 && n_pkts == 0)
 		return false;
 	fp = packet_fingerprint(f, pkts, n_pkts);
+	point = packet_link_point(f);
 	slot = &a->copies[fp % COPY_FILTER_SLOTS];
-	seen = slot->fingerprint == fp && f->ts >= slot->ts && f->ts - slot->ts < ANALYSIS_COPY_WINDOW_S;
+	if (slot->fingerprint == fp && f->ts >= slot->ts && f->ts - slot->ts < ANALYSIS_COPY_WINDOW_S) {
+		unsigned i;
+
+		slot->ts = f->ts;
+		for (i = 0; i < slot->n_points && slot->points[i] != point; i++)
+			;
+		if (i == slot->n_points) {
+			/* more points than remembered: the latest replaces the last */
+			slot->points[i < COPY_LINK_POINTS ? slot->n_points++ : COPY_LINK_POINTS - 1] = point;
+			return true;
+		}
+	}
 	slot->fingerprint = fp;
 	slot->ts = f->ts;
-	return seen;
+	slot->points[0] = point;
+	slot->n_points = 1;
+	return false;
 }
 
 /* ---- capacity ---- */

@@ -1067,14 +1067,25 @@ static size_t ipv4_tcp_bytes(uint8_t *b, uint16_t id, uint8_t ttl, uint32_t ack,
 	return 40 + padding;
 }
 
-static void sll_frame(struct analysis *a, double ts, uint16_t id, uint8_t ttl, size_t padding, uint32_t ack)
+/* Where a cooked capture saw a frame: SLL2's interface (-1 in SLL), the
+ * packet type (0 HOST, 3 OTHERHOST, 4 OUTGOING) and the last byte of the
+ * link-layer source address. */
+struct link_point {
+	int ifindex, pkttype;
+	uint8_t mac;
+};
+
+static void cooked_frame(struct analysis *a, struct link_point at, double ts, uint16_t id, uint8_t ttl, size_t padding,
+			 uint32_t ack)
 {
 	static uint8_t bytes[64];
 	struct ip_packet p = tcp_segment(0, 0, 1, ack, ACK, 500, 0);
-	struct frame f = raw_frame(ts, 16 + 40 + (uint32_t)padding);
+	struct frame f = raw_frame(ts, (at.ifindex < 0 ? 16 : 20) + 40 + (uint32_t)padding);
 
-	f.dlt = 113;
-	f.sll_pkttype = ttl == 64 ? 4 : 0;
+	f.dlt = at.ifindex < 0 ? 113 : 276;
+	f.sll_pkttype = at.pkttype;
+	f.ifindex = at.ifindex;
+	f.src_mac = (struct mac_addr){{0x02, 0, 0, 0, 0, at.mac}};
 	f.n_ip = 1;
 	f.ip[0].ethertype = 0x0800;
 	f.ip[0].data = bytes;
@@ -1082,8 +1093,25 @@ static void sll_frame(struct analysis *a, double ts, uint16_t id, uint8_t ttl, s
 	analysis_frame(a, &f, &p, 1);
 }
 
+/* link copies removed and packets analysed */
+static void check_copies(struct analysis *a, int copies, int packets, int dup_acks, const char *what)
+{
+	char want_copies[80], want_packets[40], want_dups[40], *sum = summary_text(a, NULL);
+
+	snprintf(want_copies, sizeof(want_copies), "\"duplicates_removed\":{\"link_copies\":%d,", copies);
+	snprintf(want_packets, sizeof(want_packets), "\"packets\":%d,", packets);
+	snprintf(want_dups, sizeof(want_dups), "\"dup_acks\":%d,", dup_acks);
+	CHECK(has(sum, want_copies) && has(sum, want_packets) && has(sum, want_dups), "%s", what);
+	free(sum);
+}
+
 static void test_link_copies(void)
 {
+	/* a router seen with "-i any" on SLL: in from the previous hop (HOST,
+	 * its MAC 01), out (OUTGOING, the router's MAC fe), and, the
+	 * interfaces being promiscuous, once more on each as OTHERHOST */
+	const struct link_point in = {-1, 0, 0x01}, out = {-1, 4, 0xfe}, other_out = {-1, 3, 0xfe},
+				other_in = {-1, 3, 0x01};
 	struct analysis_config cfg = {0};
 	struct analysis *a = analysis_new(&cfg);
 	char *sum;
@@ -1091,19 +1119,71 @@ static void test_link_copies(void)
 	CHECK(a != NULL, "analysis_new");
 	if (!a)
 		return;
-	sll_frame(a, 1.0, 7, 64, 0, 100);       /* outgoing copy */
-	sll_frame(a, 1.0004, 7, 63, 6, 100);    /* forwarded copy: TTL, checksum, padding differ */
-	sll_frame(a, 1.0008, 7, 64, 0, 100);    /* a third copy, within 1 ms of the previous one */
-	sll_frame(a, 1.0009, 8, 64, 0, 100);    /* another packet (IP id 8), same TCP header */
-	sll_frame(a, 1.5, 7, 64, 0, 100);       /* the first again, 0.5 s later: not a copy */
+	cooked_frame(a, in, 1.0, 7, 64, 0, 100);
+	cooked_frame(a, out, 1.0004, 7, 63, 6, 100);       /* forwarded: TTL, checksum, padding differ */
+	cooked_frame(a, other_out, 1.0006, 7, 63, 0, 100); /* another packet type */
+	cooked_frame(a, other_in, 1.0008, 7, 64, 0, 100);  /* OTHERHOST again, from another MAC */
+	cooked_frame(a, in, 1.0009, 8, 64, 0, 100);        /* another packet (IP id 8), same TCP header */
+	cooked_frame(a, in, 1.5, 7, 64, 0, 100);           /* the first again, 0.5 s later: not a copy */
+	check_copies(a, 3, 3, 2,
+		     "3 copies removed within 1 ms, each at another link point; same TCP header with another IP id "
+		     "is another packet; 3 packets analysed, 2 of them duplicate ACKs");
 	sum = summary_text(a, NULL);
-	CHECK(has(sum, "\"duplicates_removed\":{\"link_copies\":2,\"wlan_retries\":0}"),
-	      "2 copies removed within 1 ms; same TCP header with another IP id is another packet");
-	CHECK(has(sum, "\"packets\":3,") && has(sum, "\"dup_acks\":2,"),
-	      "3 packets analysed: the second and third are duplicate ACKs");
 	CHECK(has(sum, "\"addr\":\"10.0.0.1\",\"role\":\"station\"") && has(sum, "\"tx_frames\":3,"),
 	      "cooked captures: stations by IP, copies not counted");
 	free(sum);
+	analysis_free(a);
+
+	/* SLL2: the same packet type and MAC on another interface (a bridge
+	 * port, then the bridge) is a copy */
+	a = analysis_new(&cfg);
+	CHECK(a != NULL, "analysis_new");
+	if (!a)
+		return;
+	cooked_frame(a, (struct link_point){2, 0, 0x01}, 1.0, 7, 64, 0, 100);
+	cooked_frame(a, (struct link_point){3, 0, 0x01}, 1.0001, 7, 64, 0, 100);
+	cooked_frame(a, (struct link_point){3, 4, 0x01}, 1.0002, 7, 64, 0, 100);
+	check_copies(a, 2, 1, 0, "SLL2: another ifindex or another packet type at the same interface is a copy");
+	analysis_free(a);
+}
+
+/* TCP sending the same bytes again less than 1 ms later (a SYN/ACK and ACK
+ * answering a SYN and its retransmission) leaves at the same link point:
+ * tshark analyses the repeat, and so does avmon. */
+static void test_link_repeats(void)
+{
+	const struct link_point in = {-1, 0, 0x01}, out = {-1, 4, 0xfe};
+	struct analysis_config cfg = {0};
+	struct analysis *a = analysis_new(&cfg);
+
+	CHECK(a != NULL, "analysis_new");
+	if (!a)
+		return;
+	cooked_frame(a, out, 1.0, 7, 64, 0, 100);
+	cooked_frame(a, out, 1.00004, 7, 64, 0, 100);
+	check_copies(a, 0, 2, 1, "SLL: the same packet again at the same packet type and MAC, 40 us later, is analysed");
+	analysis_free(a);
+
+	/* at a router: the repeat comes in where the packet came in; its
+	 * forwarded copy is still a copy */
+	a = analysis_new(&cfg);
+	CHECK(a != NULL, "analysis_new");
+	if (!a)
+		return;
+	cooked_frame(a, in, 1.0, 7, 64, 0, 100);
+	cooked_frame(a, out, 1.00002, 7, 63, 0, 100);
+	cooked_frame(a, in, 1.00004, 7, 64, 0, 100);
+	cooked_frame(a, out, 1.00006, 7, 63, 0, 100);
+	check_copies(a, 2, 2, 1, "a repeat at the point of the first sighting is analysed, its forwarded copy removed");
+	analysis_free(a);
+
+	a = analysis_new(&cfg);
+	CHECK(a != NULL, "analysis_new");
+	if (!a)
+		return;
+	cooked_frame(a, (struct link_point){2, 4, 0x01}, 1.0, 7, 64, 0, 100);
+	cooked_frame(a, (struct link_point){2, 4, 0x01}, 1.00004, 7, 64, 0, 100);
+	check_copies(a, 0, 2, 1, "SLL2: the same ifindex, packet type and MAC again is analysed");
 	analysis_free(a);
 }
 
@@ -1429,6 +1509,7 @@ int main(void)
 	test_wlan_encrypted_airtime();
 	test_wired_stations();
 	test_link_copies();
+	test_link_repeats();
 	test_target_parse();
 	test_targets_avr();
 	test_capacity_estimate();

@@ -17,7 +17,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build}
 caps=$top/tests/captures
 exact=sll_any_rcv.pcap        # avmon equals tshark on every compared field
-copies=sll2_syn_repeats_snd6.pcap
+copies=sll2_any_rtr.pcap       # the own corpus's link-copies capture
 tmp=$(mktemp -d /tmp/golden-selftest.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 n=0 failed=0

@@ -177,7 +177,8 @@ $(BUILD)/tests/vlan_tag: tests/tools/vlan_tag.c
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< -lpcap
 
 # --- fuzzing the decoders and the analysis (libFuzzer), seeded by the
-# shared captures; `check` runs it for FUZZ_CHECK_SECONDS
+# repository's tests/captures (and $TCPAV_CAPTURES when present); `check`
+# runs it for FUZZ_CHECK_SECONDS; tests/fuzz/run.sh builds these targets
 FUZZ_CC      ?= $(CLANG)
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 20

@@ -5,9 +5,9 @@
 #   tests/fuzz/run.sh [BUILD_DIR [SECONDS]]      (defaults: build 60)
 #
 # Builds BUILD_DIR/fuzz_decode (libFuzzer + ASan + UBSan, clang) and
-# BUILD_DIR/seed_extract when missing or older than their sources, makes a
-# seed corpus in a temporary directory from the first 200 packets of each
-# capture in the repository's tests/captures/ and, when present, in
+# BUILD_DIR/seed_extract with make (when missing or older than their
+# sources), makes a seed corpus in a temporary directory from the first
+# 200 packets of each capture in the repository's tests/captures/ and, when present, in
 # $TCPAV_CAPTURES (default ../shared/captures), plus the known crashers in
 # tests/fuzz/crashers/, runs the fuzzer for SECONDS and prints
 # one TAP line:
@@ -17,13 +17,11 @@
 # run. Everything temporary is removed on exit; the run is bounded by
 # SECONDS plus a grace period of 120 s.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 
 build=${1:-build}
 seconds=${2:-60}
 captures=${TCPAV_CAPTURES:-../shared/captures}
-CLANG=${CLANG:-$(command -v clang)}
-CC=${CC:-cc}
 
 case $seconds in
 '' | *[!0-9]*) echo "usage: tests/fuzz/run.sh [BUILD_DIR [SECONDS]]" >&2; exit 2 ;;
@@ -35,43 +33,16 @@ fail() {
 	exit 1
 }
 
-# every monitor source but the CLI and libpcap's side (capture.c): the
-# decoders, the analysis and the report writers, whatever files they are in
-mon_srcs=()
-for s in monitor/*.c; do
-	case $s in monitor/avmon.c | monitor/capture.c) ;; *) mon_srcs+=("$s") ;; esac
-done
-mon_srcs+=(tcpav/lib/metrics.c tcpav/lib/units.c)
 fuzzer=$build/fuzz_decode
 extractor=$build/seed_extract
 
-# stale TARGET SOURCE...: true when TARGET is missing or older than a source
-stale() {
-	local t=$1 s
-	shift
-	[[ -x $t ]] || return 0
-	for s in "$@"; do
-		[[ $s -nt $t ]] && return 0
-	done
-	return 1
-}
-
+# make knows the sources (the Makefile's FUZZ_SRCS) and rebuilds what is
+# older than them; this script keeps no list of its own to go stale
 mkdir -p "$build" || fail "cannot create $build"
-if stale "$fuzzer" tests/fuzz/fuzz_decode.c "${mon_srcs[@]}" monitor/*.h include/tcpav/*.h; then
-	[[ -n $CLANG ]] || fail "clang not found (apt-get install clang)"
-	echo "# building $fuzzer"
-	"$CLANG" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-		-D_GNU_SOURCE -Imonitor -Iinclude tests/fuzz/fuzz_decode.c "${mon_srcs[@]}" -lm -o "$fuzzer.tmp" 2>&1 |
-		sed 's/^/# /'
-	[[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot build $fuzzer (libFuzzer: apt-get install libclang-rt-dev)"
-	mv -f "$fuzzer.tmp" "$fuzzer"
-fi
-if stale "$extractor" tests/fuzz/seed_extract.c; then
-	echo "# building $extractor"
-	"$CC" -std=c11 -O1 -g -D_GNU_SOURCE -Wall -Wextra -Werror tests/fuzz/seed_extract.c -lpcap -o "$extractor" 2>&1 |
-		sed 's/^/# /'
-	[[ ${PIPESTATUS[0]} == 0 ]] || fail "cannot build $extractor (apt-get install libpcap-dev)"
-fi
+echo "# make BUILD=$build $fuzzer $extractor"
+make --no-print-directory BUILD="$build" "$fuzzer" "$extractor" 2>&1 | sed 's/^/# /'
+[[ ${PIPESTATUS[0]} == 0 ]] ||
+	fail "cannot build $fuzzer or $extractor (clang with libFuzzer: apt-get install clang libclang-rt-dev libpcap-dev)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/avmon-fuzz.XXXXXX") || fail "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT

@@ -2,12 +2,15 @@
 /* frame_builder.h - byte-by-byte frame construction for the avmon tests
  * (test_decode.c, test_synthetic.c): bounded appends in network or little
  * endian order. Writes past the buffer are dropped and counted in
- * overflow, so a test can assert that its frame fitted. */
+ * overflow, so a test can assert that its frame fitted. For the tests
+ * that include monitor/packet.h first (test_analysis.c, test_report.c),
+ * also a decoded frame as the decoders would leave it: raw_frame(). */
 #ifndef AVMON_TEST_FRAME_BUILDER_H
 #define AVMON_TEST_FRAME_BUILDER_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct pkt {
 	uint8_t b[8192];
@@ -58,5 +61,21 @@ static inline void put_le32(struct pkt *p, uint32_t v)
 	put_le16(p, (uint16_t)v);
 	put_le16(p, (uint16_t)(v >> 16));
 }
+
+#ifdef AVMON_PACKET_H
+/* A frame of a link without MACs (raw IP): stations by IP. */
+static inline struct frame raw_frame(double ts, uint32_t wirelen)
+{
+	struct frame f;
+
+	memset(&f, 0, sizeof(f));
+	f.ts = ts;
+	f.caplen = f.wirelen = wirelen;
+	f.dlt = 101; /* LINKTYPE_RAW */
+	f.sll_pkttype = -1;
+	f.ifindex = -1;
+	return f;
+}
+#endif
 
 #endif

@@ -21,6 +21,7 @@
 #include "station.h"
 #include "tcpav/metrics.h"
 #include "check.h"
+#include "frame_builder.h" /* after packet.h: raw_frame() */
 
 #ifndef HAVE_DECODE
 /* decode.c (the decoders) owns the names; this test links without it */
@@ -216,20 +217,6 @@ static struct ip_packet udp_packet(const uint8_t src[4], uint16_t sport, const u
 	p.payload_len = payload;
 	p.ip_len = 28 + payload;
 	return p;
-}
-
-/* A frame of a link without MACs (raw IP): stations by IP. */
-static struct frame raw_frame(double ts, uint32_t wirelen)
-{
-	struct frame f;
-
-	memset(&f, 0, sizeof(f));
-	f.ts = ts;
-	f.caplen = f.wirelen = wirelen;
-	f.dlt = 101; /* LINKTYPE_RAW */
-	f.sll_pkttype = -1;
-	f.ifindex = -1;
-	return f;
 }
 
 /* Letters for the events a test expects, in this order. */

@@ -19,6 +19,7 @@
 #include "report.h"
 #include "station.h"
 #include "check.h"
+#include "frame_builder.h" /* after packet.h: raw_frame() */
 
 static const uint8_t addr_client[4] = {10, 0, 0, 1}, addr_server[4] = {10, 0, 0, 2};
 
@@ -44,19 +45,6 @@ static struct ip_packet segment(unsigned k, int to_client, uint32_t seq, uint32_
 	p.payload_len = len;
 	p.ip_len = 40u + len;
 	return p;
-}
-
-static struct frame raw_frame(double ts, uint32_t wirelen)
-{
-	struct frame f;
-
-	memset(&f, 0, sizeof(f));
-	f.ts = ts;
-	f.caplen = f.wirelen = wirelen;
-	f.dlt = 101; /* LINKTYPE_RAW */
-	f.sll_pkttype = -1;
-	f.ifindex = -1;
-	return f;
 }
 
 /* FLOWS downloads of 1000 bytes a millisecond each (8 Mbit/s), SEGMENTS

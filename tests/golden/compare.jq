@@ -2,7 +2,9 @@
 # compare.jq - avmon's summary against tshark's per-stream table.
 # Input: the oracle's *.tcp_streams.tsv as one raw string (jq -R -s);
 # $sum[0]: avmon's "type":"summary" object. Output: one line per field,
-# "FIELD<TAB>MISMATCHES<TAB>COMPARED<TAB>first mismatch".
+# "FIELD<TAB>MISMATCHES<TAB>COMPARED<TAB>first mismatch"; the first line,
+# "endpoint_pairs", compares the sets of TCP endpoint pairs themselves (a
+# flow avmon has and tshark has not, e.g. one split in two, is a mismatch).
 #
 # tshark numbers each incarnation of a 4-tuple as its own stream; avmon
 # keeps one flow per 5-tuple, so streams are summed per endpoint pair, with
@@ -48,9 +50,12 @@ def avmon_pairs: $sum[0].flows | map(select(.proto == "tcp")) | reduce .[] as $f
       .[$key].both[$x[1]] += (($f.a_to_b[$x[1]] // 0) + ($f.b_to_a[$x[1]] // 0))));
 
 oracle_pairs as $o | avmon_pairs as $a
-| ((fields[] | [.[1], ["lo_to_hi", "hi_to_lo"]]), (stream_fields[] | [.[1], ["both"]]))
-| .[0] as $field | .[1] as $dirs
-| [ $o | to_entries[] | .key as $key | $dirs[] as $dir
-    | { key: $key, dir: $dir, want: .value[$dir][$field], got: ($a[$key][$dir][$field] // "missing") } ]
-| map(select(.want != .got)) as $bad
-| [$field, ($bad | length), (($o | length) * ($dirs | length)), ($bad[0] // "" | tostring)] | @tsv
+| ( (([$o | keys[]] - [$a | keys[]] | map("only in tshark: " + .))
+      + ([$a | keys[]] - [$o | keys[]] | map("only in avmon: " + .))) as $bad
+    | ["endpoint_pairs", ($bad | length), ([$o, $a | keys[]] | unique | length), ($bad[0] // "")] | @tsv ),
+  ( ((fields[] | [.[1], ["lo_to_hi", "hi_to_lo"]]), (stream_fields[] | [.[1], ["both"]]))
+    | .[0] as $field | .[1] as $dirs
+    | [ $o | to_entries[] | .key as $key | $dirs[] as $dir
+        | { key: $key, dir: $dir, want: .value[$dir][$field], got: ($a[$key][$dir][$field] // "missing") } ]
+    | map(select(.want != .got)) as $bad
+    | [$field, ($bad | length), (($o | length) * ($dirs | length)), ($bad[0] // "" | tostring)] | @tsv )

@@ -11,6 +11,9 @@
 # missing summary key; a field that differs in an exact check; one that
 # differs in a check restricted to some fields (link-copies: goodput only,
 # where a pipeline once lost the result); a capture the list leaves out;
+# a summary without its capture's sha256; a field missing from avmon's
+# summary (read as 0 it would pass "retransmissions below tshark's"); a flow
+# avmon has and the oracle table has not; an oracle table with no rows;
 # for test_decode, a missing oracle key.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -106,6 +109,32 @@ awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "seqspan_A
     "$caps/oracles/$copies.tcp_streams.tsv" >"$d/oracles/$copies.tcp_streams.tsv"
 golden "$d"
 caught "a goodput that differs in a goodput-only check (link-copies)" "$copies: goodput_bytes equals tshark's"
+
+d=$(corpus no_sha)
+sed -i '/^sha256: /d' "$d/oracles/$exact.summary.txt"
+golden "$d"
+caught "an own-corpus summary without the capture's sha256" "$exact: its oracle summary names the capture's sha256"
+
+# avmon's summary without its retransmissions counts: a wrapper edits them out
+d=$(corpus no_field)
+printf '#!/usr/bin/env bash\nset -o pipefail\n"%s" "$@" | jq -c %s\n' "$top/$build/bin/avmon" \
+    "'if .type == \"summary\" then del(.flows[].a_to_b.retransmissions, .flows[].b_to_a.retransmissions) else . end'" \
+    >"$tmp/avmon_no_retx"
+chmod +x "$tmp/avmon_no_retx"
+GOLDEN_AVMON=$tmp/avmon_no_retx golden "$d"
+caught "a counter missing from avmon's summary (link-copies)" "$copies: avmon's summary has TCP flows, each with a number 'retransmissions'"
+
+# the oracle's table without its last stream: avmon has a flow tshark has not
+d=$(corpus extra_flow)
+sed '$d' "$caps/oracles/$exact.tcp_streams.tsv" >"$d/oracles/$exact.tcp_streams.tsv"
+golden "$d"
+caught "a flow avmon has and tshark has not" "$exact: endpoint_pairs equals tshark's"
+
+# the oracle's table with its header only: nothing compared is no pass
+d=$(corpus empty_table)
+head -n 1 "$caps/oracles/$exact.tcp_streams.tsv" >"$d/oracles/$exact.tcp_streams.tsv"
+golden "$d"
+caught "an oracle table with no rows" "$exact: out_of_order equals tshark's \(0 compared\)"
 
 d=$(corpus unlisted)
 cp "$caps/$copies" "$d/extra_$copies"

@@ -103,18 +103,6 @@ static void pkt_reset(struct pkt *p)
 	p->overflow = 0;
 }
 
-static void set_le16(struct pkt *p, size_t off, uint16_t v)
-{
-	p->b[off] = (uint8_t)v;
-	p->b[off + 1] = (uint8_t)(v >> 8);
-}
-
-static void set_be16(struct pkt *p, size_t off, uint16_t v)
-{
-	p->b[off] = (uint8_t)(v >> 8);
-	p->b[off + 1] = (uint8_t)v;
-}
-
 /* ---- radiotap ----------------------------------------------------------- */
 
 enum phy { LEGACY, HT, VHT, HE };
@@ -514,22 +502,6 @@ struct host {
 	uint16_t ip_id;
 };
 
-static uint32_t sum16(uint32_t s, const uint8_t *d, size_t n)
-{
-	for (size_t i = 0; i + 1 < n; i += 2)
-		s += (uint32_t)d[i] << 8 | d[i + 1];
-	if (n & 1)
-		s += (uint32_t)d[n - 1] << 8;
-	return s;
-}
-
-static uint16_t fold(uint32_t s)
-{
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
 /* IP header for l4 (proto, bytes) from src to dst, l4 appended, checksums set. */
 static void put_ip(struct pkt *p, struct host *src, const struct host *dst, uint8_t proto, const struct pkt *l4,
 		   size_t l4_csum_off)
@@ -548,9 +520,9 @@ static void put_ip(struct pkt *p, struct host *src, const struct host *dst, uint
 		put_be16(p, 0);
 		put(p, src->addr, 4);
 		put(p, dst->addr, 4);
-		set_be16(p, start + 10, fold(sum16(0, p->b + start, 20)));
-		s = sum16(0, src->addr, 4);
-		s = sum16(s, dst->addr, 4);
+		set_be16(p, start + 10, csum_fold(csum_add(0, p->b + start, 20)));
+		s = csum_add(0, src->addr, 4);
+		s = csum_add(s, dst->addr, 4);
 	} else {
 		put_be32(p, 0x60000000);
 		put_be16(p, (uint16_t)l4->n);
@@ -558,14 +530,14 @@ static void put_ip(struct pkt *p, struct host *src, const struct host *dst, uint
 		put_u8(p, 64);
 		put(p, src->addr, 16);
 		put(p, dst->addr, 16);
-		s = sum16(0, src->addr, 16);
-		s = sum16(s, dst->addr, 16);
+		s = csum_add(0, src->addr, 16);
+		s = csum_add(s, dst->addr, 16);
 	}
 	s += proto + (uint32_t)l4->n;
 	l4_at = p->n;
 	put(p, l4->b, l4->n);
 	if (l4_csum_off != SIZE_MAX && !p->overflow) {
-		uint16_t csum = fold(sum16(s, l4->b, l4->n));
+		uint16_t csum = csum_fold(csum_add(s, l4->b, l4->n));
 
 		set_be16(p, l4_at + l4_csum_off, proto == 17 && csum == 0 ? 0xffff : csum); /* UDP: 0 = none */
 	}

@@ -30,18 +30,6 @@
 
 /* ---- building frames ---------------------------------------------------- */
 
-static void set_be16(struct pkt *p, size_t off, uint16_t v)
-{
-	p->b[off] = (uint8_t)(v >> 8);
-	p->b[off + 1] = (uint8_t)v;
-}
-
-static void set_le16(struct pkt *p, size_t off, uint16_t v)
-{
-	p->b[off] = (uint8_t)v;
-	p->b[off + 1] = (uint8_t)(v >> 8);
-}
-
 /* Radiotap fields align to their size counted from the header start. */
 static void put_align(struct pkt *p, size_t start, size_t align)
 {

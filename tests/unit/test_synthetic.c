@@ -347,28 +347,6 @@ static void expect_num(const struct jv *o, const char *path, double want, double
  * Building frames
  * ==================================================================== */
 
-static void set_be16(struct pkt *p, size_t off, uint16_t v)
-{
-	p->b[off] = (uint8_t)(v >> 8);
-	p->b[off + 1] = (uint8_t)v;
-}
-
-static uint32_t csum_add(uint32_t sum, const uint8_t *d, size_t n)
-{
-	for (size_t i = 0; i + 1 < n; i += 2)
-		sum += (uint32_t)d[i] << 8 | d[i + 1];
-	if (n & 1)
-		sum += (uint32_t)d[n - 1] << 8;
-	return sum;
-}
-
-static uint16_t csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
 struct endpoint {
 	uint8_t family;
 	uint8_t addr[16];

@@ -115,9 +115,9 @@ check "avmon exited with status 0 after SIGINT (got $AVMON_RC)" test "$AVMON_RC"
 check "avmon wrote nothing on stderr" test ! -s "$TMP/avmon.err"
 if [[ -s $TMP/avmon.err ]]; then echo "# avmon stderr: $(head -c 300 "$TMP/avmon.err")"; fi
 check "every output line is one JSON object" \
-    jq -e -s --argjson n "$(wc -l < "$out")" 'length == $n and all(.[]; type == "object")' "$out"
+    jq -e -s --argjson n "$(wc -l < "$out")" '$n > 0 and length == $n and all(.[]; type == "object")' "$out"
 check "no summary before SIGINT" \
-    jq -e -s 'all(.[]; .type == "interval")' "$TMP/before-sigint.json"
+    jq -e -s 'length > 0 and all(.[]; .type == "interval")' "$TMP/before-sigint.json"
 check "exactly one summary, as the last line" \
     jq -e -s '([.[] | select(.type == "summary")] | length) == 1 and .[-1].type == "summary"
               and all(.[:-1][]; .type == "interval")' "$out"

@@ -16,8 +16,13 @@ target_mix 20M 15 reno reno
 
 rest=$((EB - T))
 check_ge "tcp_av AVR % at NRT 80 % among 2 Reno" "$(pct "${GOODPUT[0]}" $T)" 95
-check "the flow was not flagged infeasible" \
-    jq -e 'all(.[]; .target_bps == 0 or .goodput_bps < 1000000 or .infeasible == false)' "$TMP/flows.json"
+# the target flow must be listed, and every flow must carry the fields
+# (all() alone holds on [] and on a missing goodput_bps: null < 1e6)
+check "the flow is listed (T = 20M) and was not flagged infeasible" \
+    jq -e --argjson t $T 'any(.[]; .target_bps == $t and .infeasible == false)
+        and all(.[]; (.target_bps | type) == "number" and (.goodput_bps | type) == "number"
+                     and (.infeasible | type) == "boolean")
+        and all(.[]; .target_bps == 0 or .goodput_bps < 1000000 or .infeasible == false)' "$TMP/flows.json"
 check_ge "the Reno flows keep 70 % of EB - T between them" $((GOODPUT[1] + GOODPUT[2])) $((rest * 7 / 10))
 check_ge "Reno flow 1 keeps half of (EB - T) / N" "${GOODPUT[1]}" $((rest / N / 2))
 check_ge "Reno flow 2 keeps half of (EB - T) / N" "${GOODPUT[2]}" $((rest / N / 2))

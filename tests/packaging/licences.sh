@@ -8,7 +8,7 @@
 # in LICENSES/.
 #   tests/packaging/licences.sh BUILD
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 build=${1:?usage: tests/packaging/licences.sh BUILD}
 APP_LICENCE="GPL-2.0 OR BSD-2-Clause"
 . tests/lib/tap.sh
@@ -26,10 +26,20 @@ printf '// SPDX-License-Identifier: GPL-2.0\n' >"$tmp/gpl_only.c"
 not_app() { ! is_app "$1"; }
 check "the check tells a GPL-2.0-only file apart" not_app "$tmp/gpl_only.c"
 
-# every source file and script git tracks: C, C++, headers, shell, jq, the
+# the files of the tree: git's when this is a checkout, else (a `git
+# archive` export, a release tarball) every file but build output
+tree_files() {
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git ls-files
+	else
+		find . -path './build*' -prune -o -path ./.git -prune -o -path ./results -prune -o -type f -print |
+			sed 's|^\./||' | sort
+	fi
+}
+# every source file and script of the tree: C, C++, headers, shell, jq, the
 # Makefile, and any file that starts with #!
 sources() {
-	git ls-files | while read -r f; do
+	tree_files | while read -r f; do
 		[[ -f $f ]] || continue
 		case $f in
 		*.c | *.h | *.cc | *.sh | *.jq | *.py | *.awk | Makefile | */Makefile) ;;
@@ -42,20 +52,16 @@ printf '#!/bin/sh\n# spdx-license: GPL-2.0 (not the tag)\necho hi\n' >"$tmp/unla
 printf '#!/bin/sh\n# SPDX-License-Identifier: GPL-2.0\necho hi\n' >"$tmp/labelled.sh"
 check "the check tells a script without an SPDX line apart (and finds one after #!)" \
 	bash -c "test -z \"\$(spdx_of '$tmp/unlabelled.sh')\" && test \"\$(spdx_of '$tmp/labelled.sh')\" = GPL-2.0"
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	sources >"$tmp/sources"
-	while read -r f; do [[ -n $(spdx "$f") ]] || echo "$f"; done <"$tmp/sources" >"$tmp/unlabelled"
-	sed -e 's/^/# no SPDX-License-Identifier line: /' "$tmp/unlabelled"
-	check "every tracked source file and script ($(wc -l <"$tmp/sources")) has an SPDX-License-Identifier line" \
-		sh -c "test -s '$tmp/sources' && test ! -s '$tmp/unlabelled'"
-	# each identifier of an SPDX expression ("A OR B") has its text
-	while read -r f; do spdx "$f"; done <"$tmp/sources" | sed 's/ OR /\n/g; s/ AND /\n/g' | sort -u >"$tmp/ids"
-	while read -r id; do
-		check "licence $id (an SPDX line names it) has its text in LICENSES/" test -f "LICENSES/$id"
-	done <"$tmp/ids"
-else
-	skip_check "every tracked source file and script has an SPDX line" "not a git checkout"
-fi
+sources >"$tmp/sources"
+while read -r f; do [[ -n $(spdx "$f") ]] || echo "$f"; done <"$tmp/sources" >"$tmp/unlabelled"
+sed -e 's/^/# no SPDX-License-Identifier line: /' "$tmp/unlabelled"
+check "every source file and script of the tree ($(wc -l <"$tmp/sources")) has an SPDX-License-Identifier line" \
+	sh -c "test -s '$tmp/sources' && test ! -s '$tmp/unlabelled'"
+# each identifier of an SPDX expression ("A OR B") has its text
+while read -r f; do spdx "$f"; done <"$tmp/sources" | sed 's/ OR /\n/g; s/ AND /\n/g' | sort -u >"$tmp/ids"
+while read -r id; do
+	check "licence $id (an SPDX line names it) has its text in LICENSES/" test -f "LICENSES/$id"
+done <"$tmp/ids"
 
 # the JSON writer (and its CSV cell): one licence, the one the README's
 # Licence section gives it

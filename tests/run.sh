@@ -115,6 +115,12 @@ run_one() {
 	fi
 }
 
+# limited CMD...: CMD with a time limit, generous for any test that is not
+# an integration test (those have 300 s each in run_list): a test that hangs
+# fails as "exited with status 124" instead of holding the run (and CI) up.
+# TCPAV_TEST_TIMEOUT sets it (seconds).
+limited() { timeout --kill-after=10 "${TCPAV_TEST_TIMEOUT:-900}" "$@"; }
+
 # not_run LABEL WHY: a test that cannot run (not built, listed but absent,
 # not listed): a failure, not a test less.
 not_run() {
@@ -155,7 +161,7 @@ if [[ $mode == all || $mode == unit ]]; then
 			[[ -e $src ]] || continue
 			t=$b/tests/$(basename "${src%.*}")
 			if [[ -x $t ]]; then
-				run_one "$(basename "$b")/$(basename "$t")" "$t"
+				run_one "$(basename "$b")/$(basename "$t")" limited "$t"
 			else
 				not_run "$(basename "$b")/$(basename "$t")" "$t (from $src) is missing"
 			fi
@@ -165,30 +171,30 @@ fi
 
 if [[ $mode == all || $mode == unit ]]; then
 	# the harness catches each of its deliberately bad fixtures
-	run_one harness tests/harness/selftest.sh
+	run_one harness limited tests/harness/selftest.sh
 	# every docs/design.md section a file cites exists
-	run_one docs/refs tests/docs/refs.sh
+	run_one docs/refs limited tests/docs/refs.sh
 	# avmon against tshark's figures for the own corpus (tests/captures)
 	# and, when present, the third-party one (no root needed)
 	for b in "$build" ${sanbuild:+"$sanbuild"}; do
-		run_one "$(basename "$b")/golden" tests/golden/golden.sh "$b"
+		run_one "$(basename "$b")/golden" limited tests/golden/golden.sh "$b"
 	done
 	# each golden rule catches its defect (fake corpora)
-	run_one "$(basename "$build")/golden-selftest" tests/golden/selftest.sh "$build"
+	run_one "$(basename "$build")/golden-selftest" limited tests/golden/selftest.sh "$build"
 	# every decoder line and avmon counter is reached by tests/captures
-	run_one "$(basename "$build")/coverage" tests/golden/coverage.sh "$build"
+	run_one "$(basename "$build")/coverage" limited tests/golden/coverage.sh "$build"
 	# tcpavctl load refuses a kernel without tcp_av's cong_control (its BTF),
 	# before the root check: as the caller and as user nobody
 	for b in "$build" ${sanbuild:+"$sanbuild"}; do
-		run_one "$(basename "$b")/kernel_btf" tests/unit/kernel_btf.sh "$b"
+		run_one "$(basename "$b")/kernel_btf" limited tests/unit/kernel_btf.sh "$b"
 	done
 	# avmon and ap-tools build without the BPF toolchain; what make install
 	# writes for applications carries one licence
-	run_one packaging/monitor_without_bpf tests/packaging/monitor_without_bpf.sh
-	run_one packaging/licences tests/packaging/licences.sh "$build"
+	run_one packaging/monitor_without_bpf limited tests/packaging/monitor_without_bpf.sh
+	run_one packaging/licences limited tests/packaging/licences.sh "$build"
 	# a short, bounded libFuzzer run over the decoders and the analysis
 	if [[ -n ${TCPAV_FUZZ_SECONDS:-} ]]; then
-		run_one fuzz tests/fuzz/run.sh "$build" "$TCPAV_FUZZ_SECONDS"
+		run_one fuzz limited tests/fuzz/run.sh "$build" "$TCPAV_FUZZ_SECONDS"
 	fi
 fi
 

@@ -135,7 +135,7 @@ $(BUILD)/bin/avmon: $(BUILD)/obj/monitor/avmon.o $(BUILD)/libavmon.a $(BUILD)/li
 	@mkdir -p $(@D)
 	$(CC) $(LDFLAGS_SAN) -o $@ $^ -lpcap $(UTIL_LIBS) -lm
 
-$(MON_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h tests/unit/frame_builder.h $(HEADERS) $(BUILD)/libavmon.a $(BUILD)/libtcpavutil.a
+$(MON_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h tests/unit/frame_builder.h tests/unit/radiotap_builder.h $(HEADERS) $(BUILD)/libavmon.a $(BUILD)/libtcpavutil.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -DHAVE_DECODE -Imonitor -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libavmon.a $(BUILD)/libtcpavutil.a -lpcap $(UTIL_LIBS) -lm
 
@@ -160,7 +160,7 @@ $(BUILD)/tests/%: tests/tools/%.c $(HEADERS) $(BUILD)/libtcpav.a
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpav.a $(LIBBPF_LIBS)
 
 # the capture corpus tools (tests/captures/MANIFEST.md): libpcap, no libbpf
-$(BUILD)/tests/gen_radiotap: tests/tools/gen_radiotap.c tests/unit/frame_builder.h
+$(BUILD)/tests/gen_radiotap: tests/tools/gen_radiotap.c tests/unit/frame_builder.h tests/unit/radiotap_builder.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) -Itests/unit $(LDFLAGS_SAN) -o $@ $< -lpcap -lz
 

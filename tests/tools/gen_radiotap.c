@@ -20,10 +20,10 @@
  *                             the other link types' paths, each file ending
  *                             in a broken frame
  *
- * Frames are built with tests/unit/frame_builder.h and written through
- * libpcap (pcap_open_dead + pcap_dump). The output is deterministic (a
- * fixed clock from 2026-01-01, no randomness): the committed files are
- * checked to be exactly what this program writes.
+ * Frames are built with tests/unit/frame_builder.h and radiotap_builder.h
+ * and written through libpcap (pcap_open_dead + pcap_dump). The output is
+ * deterministic (a fixed clock from 2026-01-01, no randomness): the
+ * committed files are checked to be exactly what this program writes.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -36,6 +36,7 @@
 #include <zlib.h>
 
 #include "frame_builder.h"
+#include "radiotap_builder.h"
 
 #define T0_S 1767225600u /* 2026-01-01 00:00:00 UTC */
 #define SNAPLEN 65535
@@ -103,33 +104,7 @@ static void pkt_reset(struct pkt *p)
 	p->overflow = 0;
 }
 
-/* ---- radiotap ----------------------------------------------------------- */
-
-enum phy { LEGACY, HT, VHT, HE };
-
-/* radiotap Flags */
-#define RF_SHORT_PREAMBLE 0x02
-#define RF_FCS 0x10
-#define RF_DATA_PAD 0x20
-#define RF_BAD_FCS 0x40
-
-struct radio {
-	enum phy phy;
-	uint8_t flags;
-	uint8_t rate; /* LEGACY: 500 kbit/s units (0x80 set: an MCS index) */
-	uint16_t freq;
-	int8_t signal;
-	uint8_t mcs_known, mcs_flags, mcs;
-	uint16_t vht_known;
-	uint8_t vht_flags, vht_bw, vht_mcs_nss;
-	uint16_t he[6];
-	bool xchannel; /* XChannel as well as Channel */
-	bool extras;   /* antenna noise, antenna, RX flags: fields avmon steps over */
-	bool antennas; /* a second radiotap namespace: per-antenna signal */
-	bool vendor;   /* a vendor namespace, skipped whole */
-	bool tlv;      /* the TLV bit (28) and one TLV after the fixed fields */
-	bool nochannel; /* no Channel field: the band is not known */
-};
+/* ---- radiotap (tests/unit/radiotap_builder.h) ---------------------------- */
 
 /* A-MPDU status for the next frames: ref, and how many are left. */
 struct ampdu {
@@ -137,167 +112,6 @@ struct ampdu {
 	unsigned left;
 	bool last_known;
 };
-
-struct rt_item {
-	unsigned align, len;
-	uint8_t data[24];
-};
-
-struct rt_builder {
-	uint32_t present[8];
-	unsigned n_words;
-	struct rt_item item[24];
-	unsigned n_items;
-};
-
-static void rt_field(struct rt_builder *b, unsigned bit, unsigned align, const void *data, unsigned len)
-{
-	struct rt_item *it = &b->item[b->n_items++];
-
-	b->present[b->n_words - 1] |= 1u << bit;
-	it->align = align;
-	it->len = len;
-	memcpy(it->data, data, len);
-}
-
-/* The next presence word starts a namespace: radiotap (bit 29) or a vendor's
- * (bit 30, announced by OUI, sub-namespace and skip_length, then that many
- * bytes of vendor data). */
-static void rt_namespace(struct rt_builder *b, bool vendor, const uint8_t *vendor_data, unsigned vendor_len)
-{
-	b->present[b->n_words - 1] |= 1u << 31 | (vendor ? 1u << 30 : 1u << 29);
-	b->n_words++;
-	if (vendor) {
-		struct rt_item *it = &b->item[b->n_items++];
-
-		it->align = 2;
-		it->len = 6 + vendor_len;
-		memcpy(it->data, "\x00\x13\x74\x01", 4); /* an OUI, sub-namespace 1 */
-		it->data[4] = (uint8_t)vendor_len;
-		it->data[5] = 0;
-		memcpy(it->data + 6, vendor_data, vendor_len);
-		b->present[b->n_words - 1] |= 1u << 0 | 1u << 2; /* vendor bits: meaning known to the vendor only */
-	}
-}
-
-static void put_radiotap(struct pkt *p, const struct radio *r, struct ampdu *a, uint64_t tsft)
-{
-	struct rt_builder b = { .n_words = 1 };
-	size_t start = p->n;
-	uint8_t d[12];
-
-	for (int i = 0; i < 8; i++)
-		d[i] = (uint8_t)(tsft >> (8 * i));
-	rt_field(&b, 0, 8, d, 8);
-	rt_field(&b, 1, 1, &r->flags, 1);
-	if (r->phy == LEGACY)
-		rt_field(&b, 2, 1, &r->rate, 1);
-	d[0] = (uint8_t)r->freq;
-	d[1] = (uint8_t)(r->freq >> 8);
-	/* 2 GHz CCK, 2 GHz OFDM, 5 GHz OFDM */
-	d[2] = r->freq >= 3000 ? 0x40
-	       : r->phy == LEGACY && (r->rate == 2 || r->rate == 4 || r->rate == 11 || r->rate == 22) ? 0xa0
-											 : 0xc0;
-	d[3] = r->freq < 3000 ? 0x00 : 0x01;
-	if (!r->nochannel)
-		rt_field(&b, 3, 2, d, 4);
-	rt_field(&b, 5, 1, &r->signal, 1);
-	if (r->extras) {
-		d[0] = (uint8_t)-95;
-		rt_field(&b, 6, 1, d, 1); /* dBm antenna noise */
-		d[0] = 1;
-		rt_field(&b, 11, 1, d, 1); /* antenna */
-		d[0] = 0;
-		d[1] = 0;
-		rt_field(&b, 14, 2, d, 2); /* RX flags */
-	}
-	if (r->xchannel) {
-		uint32_t xflags = r->freq < 3000 ? 0x00c0 : 0x0140;
-		unsigned chan = r->freq < 3000 ? (r->freq - 2407) / 5 : (r->freq - 5000) / 5;
-
-		for (int i = 0; i < 4; i++)
-			d[i] = (uint8_t)(xflags >> (8 * i));
-		d[4] = (uint8_t)r->freq;
-		d[5] = (uint8_t)(r->freq >> 8);
-		d[6] = (uint8_t)chan;
-		d[7] = 20; /* max power */
-		rt_field(&b, 18, 4, d, 8);
-	}
-	if (r->phy == HT) {
-		d[0] = r->mcs_known;
-		d[1] = r->mcs_flags;
-		d[2] = r->mcs;
-		rt_field(&b, 19, 1, d, 3);
-	}
-	if (a && a->left) {
-		uint16_t flags = a->last_known ? (uint16_t)(0x0004 | (a->left == 1 ? 0x0008 : 0)) : 0;
-
-		for (int i = 0; i < 4; i++)
-			d[i] = (uint8_t)(a->ref >> (8 * i));
-		d[4] = (uint8_t)flags;
-		d[5] = (uint8_t)(flags >> 8);
-		d[6] = 0;
-		d[7] = 0;
-		rt_field(&b, 20, 4, d, 8);
-		a->left--;
-	}
-	if (r->phy == VHT) {
-		memset(d, 0, 12);
-		d[0] = (uint8_t)r->vht_known;
-		d[1] = (uint8_t)(r->vht_known >> 8);
-		d[2] = r->vht_flags;
-		d[3] = r->vht_bw;
-		d[4] = r->vht_mcs_nss;
-		rt_field(&b, 21, 2, d, 12);
-	}
-	if (r->phy == HE) {
-		for (int i = 0; i < 6; i++) {
-			d[2 * i] = (uint8_t)r->he[i];
-			d[2 * i + 1] = (uint8_t)(r->he[i] >> 8);
-		}
-		rt_field(&b, 23, 2, d, 12);
-	}
-	if (r->tlv)
-		b.present[b.n_words - 1] |= 1u << 28;
-	if (r->antennas) {
-		rt_namespace(&b, false, NULL, 0);
-		d[0] = (uint8_t)(r->signal - 2);
-		rt_field(&b, 5, 1, d, 1);
-		d[0] = 0;
-		rt_field(&b, 11, 1, d, 1);
-		rt_namespace(&b, false, NULL, 0);
-		d[0] = (uint8_t)(r->signal - 4);
-		rt_field(&b, 5, 1, d, 1);
-		d[0] = 1;
-		rt_field(&b, 11, 1, d, 1);
-	}
-	if (r->vendor) {
-		rt_namespace(&b, true, (const uint8_t *)"\x11\x22\x33\x44\x55", 5);
-		rt_namespace(&b, false, NULL, 0);
-		d[0] = (uint8_t)(r->signal - 1);
-		rt_field(&b, 5, 1, d, 1);
-	}
-
-	put_u8(p, 0); /* version */
-	put_u8(p, 0);
-	put_le16(p, 0); /* length, set below */
-	for (unsigned i = 0; i < b.n_words; i++)
-		put_le32(p, b.present[i]);
-	for (unsigned i = 0; i < b.n_items; i++) {
-		while ((p->n - start) % b.item[i].align)
-			put_u8(p, 0);
-		put(p, b.item[i].data, b.item[i].len);
-	}
-	if (r->tlv) {
-		/* TLVs start 4-aligned after the fixed fields: type, length, value */
-		while ((p->n - start) % 4)
-			put_u8(p, 0);
-		put_le16(p, 200); /* a type no one has defined yet */
-		put_le16(p, 4);
-		put(p, "\xab\xcd\xef\x01", 4);
-	}
-	set_le16(p, start + 2, (uint16_t)(p->n - start));
-}
 
 /* ---- 802.11 ------------------------------------------------------------- */
 
@@ -332,7 +146,7 @@ struct hop {
 	bool qos;
 	uint16_t qos_ctrl; /* TID, ack policy; A-MSDU present is set by the A-MSDU writer */
 	unsigned fc_extra; /* FC_RETRY, FC_ORDER (+HTC with QoS) */
-	struct radio *radio;
+	struct rt_spec *radio;
 	uint16_t seq;      /* the transmitter's sequence counter */
 };
 
@@ -350,12 +164,22 @@ static void at(struct gen *g, uint64_t t_us)
 }
 
 /* radiotap + the MAC frame in mac (+ FCS when the radio says so) */
-static void emit_cut(struct gen *g, const struct radio *r, const struct pkt *mac, size_t caplen)
+static void emit_cut(struct gen *g, const struct rt_spec *r, const struct pkt *mac, size_t caplen)
 {
 	struct pkt p = { .n = 0 };
 
-	if (g->radiotap)
-		put_radiotap(&p, r, &g->ampdu, 0x1000000ull + g->o.t_us);
+	if (g->radiotap) {
+		struct rt_spec s = *r;
+
+		s.tsft = 0x1000000ull + g->o.t_us;
+		if (g->ampdu.left) {
+			s.ampdu = true;
+			s.ampdu_ref = g->ampdu.ref;
+			s.ampdu_flags = g->ampdu.last_known ? (uint16_t)(0x0004 | (g->ampdu.left == 1 ? 0x0008 : 0)) : 0;
+			g->ampdu.left--;
+		}
+		put_radiotap(&p, &s);
+	}
 	put(&p, mac->b, mac->n);
 	if (g->radiotap && (r->flags & RF_FCS)) {
 		uint32_t fcs = (uint32_t)crc32(0, mac->b, (uInt)mac->n);
@@ -370,7 +194,7 @@ static void emit_cut(struct gen *g, const struct radio *r, const struct pkt *mac
 	out_frame_cut(&g->o, &p, caplen);
 }
 
-static void emit(struct gen *g, const struct radio *r, const struct pkt *mac)
+static void emit(struct gen *g, const struct rt_spec *r, const struct pkt *mac)
 {
 	emit_cut(g, r, mac, SIZE_MAX);
 }
@@ -443,7 +267,7 @@ static void emit_amsdu(struct gen *g, struct hop *h, const uint8_t *da, const ui
 	emit(g, h->radio, &mac);
 }
 
-static void emit_ctrl(struct gen *g, const struct radio *r, unsigned subtype, const uint8_t *ra, const uint8_t *ta)
+static void emit_ctrl(struct gen *g, const struct rt_spec *r, unsigned subtype, const uint8_t *ra, const uint8_t *ta)
 {
 	struct pkt mac = { .n = 0 };
 
@@ -464,7 +288,7 @@ static void emit_ctrl(struct gen *g, const struct radio *r, unsigned subtype, co
 }
 
 /* Beacon, probe response (subtype 8, 5) and other management frames. */
-static void emit_mgmt(struct gen *g, const struct radio *r, unsigned subtype, unsigned flags, const uint8_t *ra,
+static void emit_mgmt(struct gen *g, const struct rt_spec *r, unsigned subtype, unsigned flags, const uint8_t *ra,
 		      const uint8_t *ta, uint16_t seq)
 {
 	struct pkt mac = { .n = 0 };
@@ -641,32 +465,32 @@ static void seg(struct gen *g, struct tcp_conn *c, int from, uint32_t rseq, uint
 /* ---- radios ------------------------------------------------------------- */
 
 /* 2.4 GHz channel 1 */
-static struct radio dsss1 = { .phy = LEGACY, .rate = 2, .freq = 2412, .signal = -40 };
-static struct radio dsss2_short = { .phy = LEGACY, .flags = RF_SHORT_PREAMBLE, .rate = 4, .freq = 2412, .signal = -41 };
-static struct radio cck55 = { .phy = LEGACY, .flags = RF_SHORT_PREAMBLE | RF_FCS, .rate = 11, .freq = 2412, .signal = -50 };
-static struct radio cck11 = { .phy = LEGACY, .flags = RF_FCS, .rate = 22, .freq = 2412, .signal = -51 };
-static struct radio ofdm24 = { .phy = LEGACY, .flags = RF_FCS, .rate = 48, .freq = 2412, .signal = -45, .xchannel = true };
-static struct radio ofdm6 = { .phy = LEGACY, .rate = 12, .freq = 2412, .signal = -44, .extras = true };
+static struct rt_spec dsss1 = { .phy = RT_LEGACY, .rate = 2, .freq = 2412, .signal = -40 };
+static struct rt_spec dsss2_short = { .phy = RT_LEGACY, .flags = RF_SHORT_PREAMBLE, .rate = 4, .freq = 2412, .signal = -41 };
+static struct rt_spec cck55 = { .phy = RT_LEGACY, .flags = RF_SHORT_PREAMBLE | RF_FCS, .rate = 11, .freq = 2412, .signal = -50 };
+static struct rt_spec cck11 = { .phy = RT_LEGACY, .flags = RF_FCS, .rate = 22, .freq = 2412, .signal = -51 };
+static struct rt_spec ofdm24 = { .phy = RT_LEGACY, .flags = RF_FCS, .rate = 48, .freq = 2412, .signal = -45, .xchannel = true };
+static struct rt_spec ofdm6 = { .phy = RT_LEGACY, .rate = 12, .freq = 2412, .signal = -44, .extras = true };
 /* HT MCS 7, 20 MHz, long GI; HT MCS 15, 40 MHz, short GI */
-static struct radio ht7 = { .phy = HT, .flags = RF_FCS, .freq = 2412, .signal = -48, .mcs_known = 0x07, .mcs = 7 };
-static struct radio ht15 = { .phy = HT, .flags = RF_FCS, .freq = 2412, .signal = -47, .mcs_known = 0x07,
+static struct rt_spec ht7 = { .phy = RT_HT, .flags = RF_FCS, .freq = 2412, .signal = -48, .mcs_known = 0x07, .mcs = 7 };
+static struct rt_spec ht15 = { .phy = RT_HT, .flags = RF_FCS, .freq = 2412, .signal = -47, .mcs_known = 0x07,
 			     .mcs_flags = 0x01 | 0x04, .mcs = 15 };
 /* 5 GHz channel 36: VHT MCS 9 2 streams 80 MHz short GI; HE MCS 5 1 stream
  * 20 MHz GI 0.8; HE 106-tone RU, STBC 2 -> 1 stream, GI 1.6 */
-static struct radio vht = { .phy = VHT, .flags = RF_FCS, .freq = 5180, .signal = -55, .vht_known = 0x0044,
+static struct rt_spec vht = { .phy = RT_VHT, .flags = RF_FCS, .freq = 5180, .signal = -55, .vht_known = 0x0044,
 			    .vht_flags = 0x04, .vht_bw = 4, .vht_mcs_nss = 0x92 };
-static struct radio vht_nobw = { .phy = VHT, .flags = RF_FCS, .freq = 5180, .signal = -56, .vht_mcs_nss = 0x41 };
-static struct radio he = { .phy = HE, .flags = RF_FCS, .freq = 5180, .signal = -58,
+static struct rt_spec vht_nobw = { .phy = RT_VHT, .flags = RF_FCS, .freq = 5180, .signal = -56, .vht_mcs_nss = 0x41 };
+static struct rt_spec he = { .phy = RT_HE, .flags = RF_FCS, .freq = 5180, .signal = -58,
 			   .he = { 0x0020 | 0x4000, 0x0002, 5 << 8, 0, 0x0000, 1 } };
-static struct radio he_ru = { .phy = HE, .flags = RF_FCS, .freq = 5180, .signal = -59,
+static struct rt_spec he_ru = { .phy = RT_HE, .flags = RF_FCS, .freq = 5180, .signal = -59,
 			      .he = { 0x0020 | 0x0200 | 0x4000, 0x0002, 3 << 8 | 0x8000, 0, 6 | 1 << 4, 2 } };
-static struct radio he_nomcs = { .phy = HE, .freq = 5180, .signal = -60, .he = { 0x4000, 0, 0, 0, 15 | 2 << 4, 0 } };
-static struct radio ofdm36_5g = { .phy = LEGACY, .flags = RF_FCS, .rate = 72, .freq = 5180, .signal = -53 };
-static struct radio beacon_radio = { .phy = LEGACY, .rate = 2, .freq = 2412, .signal = -38, .antennas = true,
+static struct rt_spec he_nomcs = { .phy = RT_HE, .freq = 5180, .signal = -60, .he = { 0x4000, 0, 0, 0, 15 | 2 << 4, 0 } };
+static struct rt_spec ofdm36_5g = { .phy = RT_LEGACY, .flags = RF_FCS, .rate = 72, .freq = 5180, .signal = -53 };
+static struct rt_spec beacon_radio = { .phy = RT_LEGACY, .rate = 2, .freq = 2412, .signal = -38, .antennas = true,
 				     .vendor = true, .extras = true };
-static struct radio tlv_radio = { .phy = LEGACY, .rate = 12, .freq = 2412, .signal = -39, .tlv = true };
-static struct radio mcs_rate = { .phy = LEGACY, .rate = 0x87, .freq = 2412, .signal = -46 };
-static struct radio pad_radio = { .phy = LEGACY, .flags = RF_DATA_PAD, .rate = 108, .freq = 2412, .signal = -43 };
+static struct rt_spec tlv_radio = { .phy = RT_LEGACY, .rate = 12, .freq = 2412, .signal = -39, .tlv = true };
+static struct rt_spec mcs_rate = { .phy = RT_LEGACY, .rate = 0x87, .freq = 2412, .signal = -46 };
+static struct rt_spec pad_radio = { .phy = RT_LEGACY, .flags = RF_DATA_PAD, .rate = 108, .freq = 2412, .signal = -43 };
 
 /* ---- wifi_gen_radiotap.pcap -------------------------------------------- */
 
@@ -1034,27 +858,27 @@ static void background(struct gen *g, uint64_t t0)
  * body) from STA2 at 5 GHz, each at another rate. */
 static void rate_sweep(struct gen *g, uint64_t t0)
 {
-	static struct radio sweep[] = {
-		{ .phy = HT, .freq = 5180, .signal = -50, .mcs_known = 0x07, .mcs_flags = 0x01, .mcs = 32 },
-		{ .phy = HT, .freq = 5180, .signal = -50, .mcs_known = 0x07, .mcs = 23 },
-		{ .phy = VHT, .freq = 5180, .signal = -50, .vht_known = 0x0044, .vht_bw = 1, .vht_mcs_nss = 0x71 },
-		{ .phy = VHT, .freq = 5180, .signal = -50, .vht_known = 0x0044, .vht_bw = 11, .vht_mcs_nss = 0x96 },
-		{ .phy = VHT, .freq = 5180, .signal = -50, .vht_known = 0x0044, .vht_mcs_nss = 0xa1 },
-		{ .phy = VHT, .freq = 5180, .signal = -50, .vht_known = 0x0044, .vht_mcs_nss = 0x19 },
-		{ .phy = HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 7 << 8, 0, 4 | 2 << 4, 1 } },
-		{ .phy = HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 7 << 8, 0, 5, 1 } },
-		{ .phy = HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 7 << 8, 0, 8, 2 } },
-		{ .phy = HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 7 << 8, 0, 9, 2 } },
-		{ .phy = HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 7 << 8, 0, 10, 2 } },
-		{ .phy = HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 9 << 8, 0, 1, 3 } },
-		{ .phy = HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 9 << 8, 0, 2, 4 } },
-		{ .phy = HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 9 << 8, 0, 3 | 1 << 4, 8 } },
-		{ .phy = LEGACY, .rate = 36, .signal = -50, .nochannel = true },
+	static struct rt_spec sweep[] = {
+		{ .phy = RT_HT, .freq = 5180, .signal = -50, .mcs_known = 0x07, .mcs_flags = 0x01, .mcs = 32 },
+		{ .phy = RT_HT, .freq = 5180, .signal = -50, .mcs_known = 0x07, .mcs = 23 },
+		{ .phy = RT_VHT, .freq = 5180, .signal = -50, .vht_known = 0x0044, .vht_bw = 1, .vht_mcs_nss = 0x71 },
+		{ .phy = RT_VHT, .freq = 5180, .signal = -50, .vht_known = 0x0044, .vht_bw = 11, .vht_mcs_nss = 0x96 },
+		{ .phy = RT_VHT, .freq = 5180, .signal = -50, .vht_known = 0x0044, .vht_mcs_nss = 0xa1 },
+		{ .phy = RT_VHT, .freq = 5180, .signal = -50, .vht_known = 0x0044, .vht_mcs_nss = 0x19 },
+		{ .phy = RT_HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 7 << 8, 0, 4 | 2 << 4, 1 } },
+		{ .phy = RT_HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 7 << 8, 0, 5, 1 } },
+		{ .phy = RT_HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 7 << 8, 0, 8, 2 } },
+		{ .phy = RT_HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 7 << 8, 0, 9, 2 } },
+		{ .phy = RT_HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 7 << 8, 0, 10, 2 } },
+		{ .phy = RT_HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 9 << 8, 0, 1, 3 } },
+		{ .phy = RT_HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 9 << 8, 0, 2, 4 } },
+		{ .phy = RT_HE, .freq = 5180, .signal = -50, .he = { 0x4020, 0x0002, 9 << 8, 0, 3 | 1 << 4, 8 } },
+		{ .phy = RT_LEGACY, .rate = 36, .signal = -50, .nochannel = true },
 	};
 	struct hop sta2 = { FC_TO_DS, AP, STA2, GW, NULL, false, 0, 0, NULL, 2000 };
 	struct hop sta3 = { FC_TO_DS, AP, STA3, GW, NULL, false, 0, 0, &dsss2_short, 2100 };
-	static struct radio he_nomcs_ampdu = { .phy = HE, .freq = 5180, .signal = -61, .he = { 0x4000, 0, 0, 0, 0, 1 } };
-	static struct radio ofdm_ampdu = { .phy = LEGACY, .rate = 48, .freq = 5180, .signal = -52 };
+	static struct rt_spec he_nomcs_ampdu = { .phy = RT_HE, .freq = 5180, .signal = -61, .he = { 0x4000, 0, 0, 0, 0, 1 } };
+	static struct rt_spec ofdm_ampdu = { .phy = RT_LEGACY, .rate = 48, .freq = 5180, .signal = -52 };
 	struct pkt mac;
 
 	for (unsigned i = 0; i < sizeof(sweep) / sizeof(sweep[0]); i++) {
@@ -1118,8 +942,8 @@ static bool write_radiotap_main(const char *dir)
  *   - an ACK repeated by the AP with the retry bit */
 static bool write_retries(const char *dir)
 {
-	static struct radio ofdm54 = { .phy = LEGACY, .flags = RF_FCS, .rate = 108, .freq = 5200, .signal = -50 };
-	static struct radio ofdm54_bad = { .phy = LEGACY, .flags = RF_FCS | RF_BAD_FCS, .rate = 108, .freq = 5200,
+	static struct rt_spec ofdm54 = { .phy = RT_LEGACY, .flags = RF_FCS, .rate = 108, .freq = 5200, .signal = -50 };
+	static struct rt_spec ofdm54_bad = { .phy = RT_LEGACY, .flags = RF_FCS | RF_BAD_FCS, .rate = 108, .freq = 5200,
 					   .signal = -80 };
 	struct gen g = { .radiotap = true, .fcs_corrupt = true };
 	struct hop up = { FC_TO_DS, AP, STA1, GW, NULL, true, 0, 0, &ofdm54, 10 };
@@ -1233,7 +1057,7 @@ struct bad {
 	size_t mac_at, ip_at, l4_at; /* where the 802.11 header, IP and TCP/UDP start */
 };
 
-static struct radio bad_radio = { .phy = LEGACY, .flags = 0, .rate = 48, .freq = 2437, .signal = -60 };
+static struct rt_spec bad_radio = { .phy = RT_LEGACY, .flags = 0, .rate = 48, .freq = 2437, .signal = -60, .tsft = 1 };
 
 /* radiotap (no FCS) + QoS data ToDS STA1 + SNAP + the given IP packet */
 static void bad_build(struct bad *b, const struct pkt *ip)
@@ -1241,7 +1065,7 @@ static void bad_build(struct bad *b, const struct pkt *ip)
 	struct hop h = { FC_TO_DS, AP, STA1, GW, NULL, true, 0, 0, &bad_radio, 500 };
 
 	pkt_reset(&b->p);
-	put_radiotap(&b->p, &bad_radio, NULL, 1);
+	put_radiotap(&b->p, &bad_radio);
 	b->mac_at = b->p.n;
 	put_data_hdr(&b->p, &h, 8, 0, 0);
 	put_llc_snap(&b->p, ip_ethertype(ip));
@@ -1343,7 +1167,7 @@ static bool write_bad_80211(const char *dir)
 	/* -- 802.11 -- */
 	bad_radio.flags = RF_FCS;
 	mac = (struct pkt){ .n = 0 };
-	put_radiotap(&mac, &bad_radio, NULL, 1);
+	put_radiotap(&mac, &bad_radio);
 	put(&mac, "\x08\x02\x00", 3); /* 3 bytes where the FCS alone needs 4 */
 	g.o.t_us += MS;
 	out_frame_cut(&g.o, &mac, SIZE_MAX);
@@ -1415,7 +1239,7 @@ static bool write_bad_80211(const char *dir)
 		if (k >= 2) {
 			struct pkt full = { .n = 0 };
 
-			put_radiotap(&full, &bad_radio, NULL, 1);
+			put_radiotap(&full, &bad_radio);
 			n = full.n + sub_at + (k == 2 ? 8 : 14 + 4); /* in the subframe header; in its LLC */
 			put(&full, mac.b, mac.n);
 			out_frame_cut(&g.o, &full, n);
@@ -1443,7 +1267,7 @@ static bool write_bad_80211(const char *dir)
 		if (k == 2) {
 			struct pkt full = { .n = 0 };
 
-			put_radiotap(&full, &bad_radio, NULL, 1);
+			put_radiotap(&full, &bad_radio);
 			n = full.n + mac.n - ip.n - 2;
 			put(&full, mac.b, mac.n);
 			out_frame_cut(&g.o, &full, n);

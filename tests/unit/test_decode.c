@@ -26,16 +26,10 @@
 #include "airtime.h"
 #include "check.h"
 #include "frame_builder.h"
+#include "radiotap_builder.h"
 #include "decode.h"
 
 /* ---- building frames ---------------------------------------------------- */
-
-/* Radiotap fields align to their size counted from the header start. */
-static void put_align(struct pkt *p, size_t start, size_t align)
-{
-	while ((p->n - start) % align)
-		put_u8(p, 0);
-}
 
 static const uint8_t MAC_AP[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
 static const uint8_t MAC_STA[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
@@ -811,81 +805,6 @@ static unsigned ofdm_us(unsigned mbps, unsigned len, bool band24)
 static unsigned ampdu_ack_rate(unsigned kbps)
 {
 	return kbps >= 24000 ? 24 : kbps >= 12000 ? 12 : 6;
-}
-
-enum rt_phy { RT_LEGACY, RT_HT, RT_VHT, RT_HE };
-
-struct rt_spec {
-	enum rt_phy phy;
-	uint8_t flags;
-	uint8_t rate;  /* 500 kbit/s */
-	uint16_t freq;
-	int8_t signal;
-	uint8_t mcs_known, mcs_flags, mcs;
-	uint16_t vht_known;
-	uint8_t vht_flags, vht_bw, vht_mcs_nss;
-	uint16_t he[6];
-	bool ampdu;
-	uint32_t ampdu_ref;
-	uint16_t ampdu_flags;
-};
-
-/* TSFT, flags, [rate], channel, dBm signal, [MCS], [A-MPDU], [VHT], [HE] */
-static void put_radiotap(struct pkt *p, const struct rt_spec *s)
-{
-	size_t start = p->n;
-	uint32_t present = 1u << 0 | 1u << 1 | 1u << 3 | 1u << 5;
-
-	if (s->phy == RT_LEGACY)
-		present |= 1u << 2;
-	if (s->phy == RT_HT)
-		present |= 1u << 19;
-	if (s->ampdu)
-		present |= 1u << 20;
-	if (s->phy == RT_VHT)
-		present |= 1u << 21;
-	if (s->phy == RT_HE)
-		present |= 1u << 23;
-	put_u8(p, 0);
-	put_u8(p, 0);
-	put_le16(p, 0); /* length, set below */
-	put_le32(p, present);
-	put_align(p, start, 8);
-	put_le32(p, 0x12345678); /* TSFT */
-	put_le32(p, 0);
-	put_u8(p, s->flags);
-	if (s->phy == RT_LEGACY)
-		put_u8(p, s->rate);
-	put_align(p, start, 2);
-	put_le16(p, s->freq);
-	put_le16(p, s->freq < 3000 ? 0x0080 : 0x0100);
-	put_u8(p, (uint8_t)s->signal);
-	if (s->phy == RT_HT) {
-		put_u8(p, s->mcs_known);
-		put_u8(p, s->mcs_flags);
-		put_u8(p, s->mcs);
-	}
-	if (s->ampdu) {
-		put_align(p, start, 4);
-		put_le32(p, s->ampdu_ref);
-		put_le16(p, s->ampdu_flags);
-		put_u8(p, 0);
-		put_u8(p, 0);
-	}
-	if (s->phy == RT_VHT) {
-		put_align(p, start, 2);
-		put_le16(p, s->vht_known);
-		put_u8(p, s->vht_flags);
-		put_u8(p, s->vht_bw);
-		put_u8(p, s->vht_mcs_nss);
-		put_zeros(p, 3 + 1 + 1 + 2);
-	}
-	if (s->phy == RT_HE) {
-		put_align(p, start, 2);
-		for (int i = 0; i < 6; i++)
-			put_le16(p, s->he[i]);
-	}
-	set_le16(p, start + 2, (uint16_t)(p->n - start));
 }
 
 /* A QoS data frame (ToDS, normal ack) whose MPDU is mpdu_len bytes with

@@ -43,6 +43,7 @@
 #include "capture.h"
 #include "check.h"
 #include "frame_builder.h"
+#include "radiotap_builder.h"
 #include "decode.h"
 #include "packet.h"
 
@@ -1066,47 +1067,28 @@ static uint64_t expect_airtime(const struct radio_case *rc, unsigned len, bool a
 	return t;
 }
 
-/* Radiotap header: flags, rate (legacy), channel, signal, MCS or VHT. */
+/* Radiotap header (no TSFT): flags, rate (legacy), channel, signal, MCS or VHT. */
 static void build_radiotap(struct pkt *p, const struct radio_case *rc)
 {
-	size_t start = p->n;
-	uint32_t present = 1u << 1 | 1u << 3 | 1u << 5;
+	struct rt_spec s = { .no_tsft = true, .freq = rc->freq, .signal = rc->signal };
 
-	if (rc->phy == P_DSSS || rc->phy == P_OFDM)
-		present |= 1u << 2;
-	else if (rc->phy == P_HT)
-		present |= 1u << 19;
-	else
-		present |= 1u << 21;
-	put_u8(p, 0);
-	put_u8(p, 0);
-	put_le16(p, 0); /* length, below */
-	put_le32(p, present);
-	/* offset 8: flags */
-	put_u8(p, (uint8_t)((rc->short_preamble ? 0x02 : 0) | (rc->fcs ? 0x10 : 0)));
-	if (present & (1u << 2))
-		put_u8(p, (uint8_t)(rc->rate_mbps * 2)); /* 500 kbit/s units */
-	while ((p->n - start) % 2)
-		put_u8(p, 0);
-	put_le16(p, rc->freq);
-	put_le16(p, rc->freq < 3000 ? (rc->phy == P_DSSS ? 0x00a0 : 0x00c0) : 0x0140); /* 2 GHz CCK / OFDM, 5 GHz OFDM */
-	put_u8(p, (uint8_t)rc->signal);
-	if (rc->phy == P_HT) {
-		put_u8(p, 0x07); /* known: bandwidth, MCS, GI */
-		put_u8(p, (uint8_t)((rc->bw_mhz == 40 ? 1 : 0) | (rc->short_gi ? 0x04 : 0)));
-		put_u8(p, (uint8_t)rc->mcs);
-	} else if (rc->phy == P_VHT) {
-		while ((p->n - start) % 2)
-			put_u8(p, 0);
-		put_le16(p, 0x0044); /* known: GI, bandwidth */
-		put_u8(p, rc->short_gi ? 0x04 : 0);
-		put_u8(p, rc->bw_mhz == 80 ? 4 : rc->bw_mhz == 40 ? 1 : rc->bw_mhz == 160 ? 11 : 0);
-		put_u8(p, (uint8_t)(rc->mcs << 4 | rc->nss));
-		put_zeros(p, 3); /* users 1-3 */
-		put_zeros(p, 4); /* coding, group id, partial AID */
+	s.flags = (uint8_t)((rc->short_preamble ? RF_SHORT_PREAMBLE : 0) | (rc->fcs ? RF_FCS : 0));
+	if (rc->phy == P_DSSS || rc->phy == P_OFDM) {
+		s.phy = RT_LEGACY;
+		s.rate = (uint8_t)(rc->rate_mbps * 2); /* 500 kbit/s units */
+	} else if (rc->phy == P_HT) {
+		s.phy = RT_HT;
+		s.mcs_known = 0x07; /* bandwidth, MCS, GI */
+		s.mcs_flags = (uint8_t)((rc->bw_mhz == 40 ? 1 : 0) | (rc->short_gi ? 0x04 : 0));
+		s.mcs = (uint8_t)rc->mcs;
+	} else {
+		s.phy = RT_VHT;
+		s.vht_known = 0x0044; /* GI, bandwidth */
+		s.vht_flags = rc->short_gi ? 0x04 : 0;
+		s.vht_bw = rc->bw_mhz == 80 ? 4 : rc->bw_mhz == 40 ? 1 : rc->bw_mhz == 160 ? 11 : 0;
+		s.vht_mcs_nss = (uint8_t)(rc->mcs << 4 | rc->nss);
 	}
-	p->b[start + 2] = (uint8_t)(p->n - start);
-	p->b[start + 3] = (uint8_t)((p->n - start) >> 8);
+	put_radiotap(p, &s);
 }
 
 static const uint8_t mac_ap[6] = { 0x02, 0xaa, 0, 0, 0, 1 };

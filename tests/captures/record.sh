@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # tests/captures/record.sh - records the project's own capture corpus on the
-# namespace test bed (experiments/testbed/testbed.sh), then writes the VLAN
-# variants. Needs root, tcpdump, iperf3, tc, clang (for the reordering
-# classifier) and $BUILD/tests/vlan_tag (make BUILD=... $BUILD/tests/vlan_tag).
+# namespace test bed (experiments/testbed/testbed.sh). Needs root, tcpdump,
+# iperf3, tc and clang (for the reordering classifier). The VLAN variants
+# of its Ethernet recordings are written by variants.sh (no network):
+# run it after re-recording eth_loss_snd or eth6_loss_rcv.
 #
 #   tests/captures/record.sh [-b BUILD] [CAPTURE...]   (default: all of them)
 #
@@ -29,7 +30,7 @@ fi
 export TB_NET=${TB_NET:-181}
 name=${TB_NAME:-tcpavcap}
 lock=${TCPAV_NET_LOCK:-/tmp/tcpav-net.lock}
-all=(eth_reorder_rcv eth_reorder_cli eth_loss_snd eth6_loss_rcv sll_any_rcv sll2_any_snd6 sll2_any_rtr vlan)
+all=(eth_reorder_rcv eth_reorder_cli eth_loss_snd eth6_loss_rcv sll_any_rcv sll2_any_snd6 sll2_any_rtr)
 
 die() { echo "record.sh: $*" >&2; exit 1; }
 
@@ -262,17 +263,6 @@ rec_sll2_any_rtr() {
     capture_stop sll2_any_rtr.pcap
 }
 
-# VLAN-tagged variants of recorded Ethernet captures (vlan_tag): 802.1Q
-# VLAN 100, and QinQ (802.1ad service VLAN 200 around 802.1Q VLAN 100).
-rec_vlan() {
-    local tool=$top/$build/tests/vlan_tag
-    [[ -x $tool ]] || die "no $tool (make BUILD=$build $build/tests/vlan_tag)"
-    [[ -s $here/eth_loss_snd.pcap && -s $here/eth6_loss_rcv.pcap ]] || die "record eth_loss_snd and eth6_loss_rcv first"
-    "$tool" "$here/eth_loss_snd.pcap" "$here/vlan_loss_snd.pcap" 100 &&
-        "$tool" "$here/eth6_loss_rcv.pcap" "$here/qinq_loss_rcv6.pcap" 100 200 || die "vlan_tag failed"
-    echo "record.sh: vlan_loss_snd.pcap, qinq_loss_rcv6.pcap written"
-}
-
 # --------------------------------------------------------------------- main
 
 if [[ ${1:-} == --one ]]; then
@@ -293,9 +283,5 @@ for c in "$@"; do
     declare -F "rec_$c" >/dev/null || die "unknown capture '$c' (known: ${all[*]})"
 done
 for c in "$@"; do
-    if [[ $c == vlan ]]; then # no network: no lock
-        "$0" -b "$build" --one "$c"
-    else
-        flock "$lock" "$0" -b "$build" --one "$c"
-    fi || die "$c: recording failed"
+    flock "$lock" "$0" -b "$build" --one "$c" || die "$c: recording failed"
 done

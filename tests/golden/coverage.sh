@@ -59,7 +59,7 @@ fi
 
 # the files the project's tools write are what they write today
 mkdir -p "$top/$build"
-if [[ -x $top/$build/tests/gen_radiotap && -x $top/$build/tests/pcap_mangle ]]; then
+if [[ -x $top/$build/tests/gen_radiotap && -x $top/$build/tests/pcap_mangle && -x $top/$build/tests/vlan_tag ]]; then
 	rm -rf "$out.variants"
 	if "$caps/variants.sh" "$build" "$out.variants" >"$out.variants.log" 2>&1; then
 		for f in "$out.variants"/*; do
@@ -73,7 +73,7 @@ if [[ -x $top/$build/tests/gen_radiotap && -x $top/$build/tests/pcap_mangle ]]; 
 	rm -rf "$out.variants" "$out.variants.log"
 else
 	n=$((n + 1))
-	echo "skip $n - the corpus tools are not built in $build (make $build/tests/gen_radiotap $build/tests/pcap_mangle)"
+	echo "skip $n - the corpus tools are not built in $build (make $build/tests/gen_radiotap $build/tests/pcap_mangle $build/tests/vlan_tag)"
 fi
 
 # avmon with gcov counters, built here from the sources (no LTO, -O0 so

@@ -466,28 +466,32 @@ static void seg(struct gen *g, struct tcp_conn *c, int from, uint32_t rseq, uint
 
 /* 2.4 GHz channel 1 */
 static struct rt_spec dsss1 = { .phy = RT_LEGACY, .rate = 2, .freq = 2412, .signal = -40 };
-static struct rt_spec dsss2_short = { .phy = RT_LEGACY, .flags = RF_SHORT_PREAMBLE, .rate = 4, .freq = 2412, .signal = -41 };
-static struct rt_spec cck55 = { .phy = RT_LEGACY, .flags = RF_SHORT_PREAMBLE | RF_FCS, .rate = 11, .freq = 2412, .signal = -50 };
+static struct rt_spec dsss2_short = { .phy = RT_LEGACY, .flags = RF_SHORT_PREAMBLE, .rate = 4,
+				      .freq = 2412, .signal = -41 };
+static struct rt_spec cck55 = { .phy = RT_LEGACY, .flags = RF_SHORT_PREAMBLE | RF_FCS, .rate = 11,
+				.freq = 2412, .signal = -50 };
 static struct rt_spec cck11 = { .phy = RT_LEGACY, .flags = RF_FCS, .rate = 22, .freq = 2412, .signal = -51 };
-static struct rt_spec ofdm24 = { .phy = RT_LEGACY, .flags = RF_FCS, .rate = 48, .freq = 2412, .signal = -45, .xchannel = true };
+static struct rt_spec ofdm24 = { .phy = RT_LEGACY, .flags = RF_FCS, .rate = 48,
+				 .freq = 2412, .signal = -45, .xchannel = true };
 static struct rt_spec ofdm6 = { .phy = RT_LEGACY, .rate = 12, .freq = 2412, .signal = -44, .extras = true };
 /* HT MCS 7, 20 MHz, long GI; HT MCS 15, 40 MHz, short GI */
 static struct rt_spec ht7 = { .phy = RT_HT, .flags = RF_FCS, .freq = 2412, .signal = -48, .mcs_known = 0x07, .mcs = 7 };
 static struct rt_spec ht15 = { .phy = RT_HT, .flags = RF_FCS, .freq = 2412, .signal = -47, .mcs_known = 0x07,
-			     .mcs_flags = 0x01 | 0x04, .mcs = 15 };
+			       .mcs_flags = 0x01 | 0x04, .mcs = 15 };
 /* 5 GHz channel 36: VHT MCS 9 2 streams 80 MHz short GI; HE MCS 5 1 stream
  * 20 MHz GI 0.8; HE 106-tone RU, STBC 2 -> 1 stream, GI 1.6 */
 static struct rt_spec vht = { .phy = RT_VHT, .flags = RF_FCS, .freq = 5180, .signal = -55, .vht_known = 0x0044,
-			    .vht_flags = 0x04, .vht_bw = 4, .vht_mcs_nss = 0x92 };
+			      .vht_flags = 0x04, .vht_bw = 4, .vht_mcs_nss = 0x92 };
 static struct rt_spec vht_nobw = { .phy = RT_VHT, .flags = RF_FCS, .freq = 5180, .signal = -56, .vht_mcs_nss = 0x41 };
 static struct rt_spec he = { .phy = RT_HE, .flags = RF_FCS, .freq = 5180, .signal = -58,
-			   .he = { 0x0020 | 0x4000, 0x0002, 5 << 8, 0, 0x0000, 1 } };
+			     .he = { 0x0020 | 0x4000, 0x0002, 5 << 8, 0, 0x0000, 1 } };
 static struct rt_spec he_ru = { .phy = RT_HE, .flags = RF_FCS, .freq = 5180, .signal = -59,
-			      .he = { 0x0020 | 0x0200 | 0x4000, 0x0002, 3 << 8 | 0x8000, 0, 6 | 1 << 4, 2 } };
-static struct rt_spec he_nomcs = { .phy = RT_HE, .freq = 5180, .signal = -60, .he = { 0x4000, 0, 0, 0, 15 | 2 << 4, 0 } };
+				.he = { 0x0020 | 0x0200 | 0x4000, 0x0002, 3 << 8 | 0x8000, 0, 6 | 1 << 4, 2 } };
+static struct rt_spec he_nomcs = { .phy = RT_HE, .freq = 5180, .signal = -60,
+				   .he = { 0x4000, 0, 0, 0, 15 | 2 << 4, 0 } };
 static struct rt_spec ofdm36_5g = { .phy = RT_LEGACY, .flags = RF_FCS, .rate = 72, .freq = 5180, .signal = -53 };
 static struct rt_spec beacon_radio = { .phy = RT_LEGACY, .rate = 2, .freq = 2412, .signal = -38, .antennas = true,
-				     .vendor = true, .extras = true };
+				       .vendor = true, .extras = true };
 static struct rt_spec tlv_radio = { .phy = RT_LEGACY, .rate = 12, .freq = 2412, .signal = -39, .tlv = true };
 static struct rt_spec mcs_rate = { .phy = RT_LEGACY, .rate = 0x87, .freq = 2412, .signal = -46 };
 static struct rt_spec pad_radio = { .phy = RT_LEGACY, .flags = RF_DATA_PAD, .rate = 108, .freq = 2412, .signal = -43 };

@@ -462,6 +462,34 @@ static void seg(struct gen *g, struct tcp_conn *c, int from, uint32_t rseq, uint
 	emit_ip(g, c->end[from]->hop, &ip);
 }
 
+/* The three-way handshake of c: the client's (end 0) SYN at t_syn, the
+ * server's SYN-ACK at t_synack, the client's ACK at t_ack, each with the
+ * window its sender advertises. */
+static void handshake(struct gen *g, struct tcp_conn *c, uint64_t t_syn, uint64_t t_synack, uint64_t t_ack,
+		      uint16_t win_syn, uint16_t win_synack, uint16_t win_ack)
+{
+	at(g, t_syn);
+	seg(g, c, 0, 0, 0, F_SYN, win_syn, NULL, 0);
+	at(g, t_synack);
+	seg(g, c, 1, 0, 1, F_SYN | F_ACK, win_synack, NULL, 0);
+	at(g, t_ack);
+	seg(g, c, 0, 1, 1, F_ACK, win_ack, NULL, 0);
+}
+
+/* The close of c: end 0's FIN (sequence rseq, acking rack) at t_fin, end
+ * 1's FIN at t_fin1, end 0's last ACK at t_ack; win0, win1 the windows
+ * of end 0 and end 1. */
+static void fin_close(struct gen *g, struct tcp_conn *c, uint32_t rseq, uint32_t rack, uint64_t t_fin, uint64_t t_fin1,
+		      uint64_t t_ack, uint16_t win0, uint16_t win1)
+{
+	at(g, t_fin);
+	seg(g, c, 0, rseq, rack, F_FIN | F_ACK, win0, NULL, 0);
+	at(g, t_fin1);
+	seg(g, c, 1, rack, rseq + 1, F_FIN | F_ACK, win1, NULL, 0);
+	at(g, t_ack);
+	seg(g, c, 0, rseq + 1, rack + 1, F_ACK, win0, NULL, 0);
+}
+
 /* ---- radios ------------------------------------------------------------- */
 
 /* 2.4 GHz channel 1 */
@@ -520,12 +548,7 @@ static void flow1(struct gen *g, struct hop *up, struct hop *down, uint32_t isn_
 	emit_ctrl(g, &dsss2_short, 11, AP, STA1); /* RTS */
 	at(g, t0 + 100);
 	emit_ctrl(g, &dsss2_short, 12, STA1, NULL); /* CTS */
-	at(g, t0 + 1 * MS);
-	seg(g, &tc, 0, 0, 0, F_SYN, 64240, NULL, 0);
-	at(g, t0 + 21 * MS);
-	seg(g, &tc, 1, 0, 1, F_SYN | F_ACK, 65160, NULL, 0);
-	at(g, t0 + 21 * MS + 300);
-	seg(g, &tc, 0, 1, 1, F_ACK, W, NULL, 0);
+	handshake(g, &tc, t0 + 1 * MS, t0 + 21 * MS, t0 + 21 * MS + 300, 64240, 65160, W);
 
 	/* 4 segments in one A-MPDU, two cumulative ACKs (ack_rtt samples) */
 	up->radio = &ht7;
@@ -640,12 +663,7 @@ static void flow1(struct gen *g, struct hop *up, struct hop *down, uint32_t isn_
 
 	/* close */
 	t = t0 + 2200 * MS;
-	at(g, t);
-	seg(g, &tc, 0, 21001, 1, F_FIN | F_ACK, W, NULL, 0);
-	at(g, t + 20 * MS);
-	seg(g, &tc, 1, 1, 21002, F_FIN | F_ACK, WS, NULL, 0);
-	at(g, t + 20 * MS + 300);
-	seg(g, &tc, 0, 21002, 2, F_ACK, W, NULL, 0);
+	fin_close(g, &tc, 21001, 1, t, t + 20 * MS, t + 20 * MS + 300, W, WS);
 }
 
 /* The same 5-tuple again, a new connection (new ISNs), ended by a reset. */
@@ -655,12 +673,7 @@ static void flow1_again(struct gen *g, struct hop *up, struct hop *down, uint64_
 	struct tcp_end s = { &srv4, 5001, 0x0fffff00u, 800000, 0, down };
 	struct tcp_conn tc = { { &c, &s } };
 
-	at(g, t0);
-	seg(g, &tc, 0, 0, 0, F_SYN, 64240, NULL, 0);
-	at(g, t0 + 20 * MS);
-	seg(g, &tc, 1, 0, 1, F_SYN | F_ACK, 65160, NULL, 0);
-	at(g, t0 + 20 * MS + 300);
-	seg(g, &tc, 0, 1, 1, F_ACK, 502, NULL, 0);
+	handshake(g, &tc, t0, t0 + 20 * MS, t0 + 20 * MS + 300, 64240, 65160, 502);
 	at(g, t0 + 21 * MS);
 	seg(g, &tc, 0, 1, 1, F_ACK | F_PSH, 502, NULL, 700);
 	/* the server answers with data */
@@ -683,12 +696,7 @@ static void flow2(struct gen *g, struct hop *up, struct hop *down, uint64_t t0)
 	struct sack sk;
 	uint64_t t;
 
-	at(g, t0);
-	seg(g, &tc, 0, 0, 0, F_SYN, 64800, NULL, 0);
-	at(g, t0 + 15 * MS);
-	seg(g, &tc, 1, 0, 1, F_SYN | F_ACK, 64800, NULL, 0);
-	at(g, t0 + 15 * MS + 200);
-	seg(g, &tc, 0, 1, 1, F_ACK, 507, NULL, 0);
+	handshake(g, &tc, t0, t0 + 15 * MS, t0 + 15 * MS + 200, 64800, 64800, 507);
 	at(g, t0 + 16 * MS);
 	seg(g, &tc, 0, 1, 1, F_ACK | F_PSH, 507, NULL, 200); /* the request */
 
@@ -747,22 +755,12 @@ static void flow3(struct gen *g, uint64_t t0)
 	struct tcp_end b = { &wds_b, 80, 2000000, 6000, 0, &ba };
 	struct tcp_conn tc = { { &a, &b } };
 
-	at(g, t0);
-	seg(g, &tc, 0, 0, 0, F_SYN, 29200, NULL, 0);
-	at(g, t0 + 2 * MS);
-	seg(g, &tc, 1, 0, 1, F_SYN | F_ACK, 28960, NULL, 0);
-	at(g, t0 + 2 * MS + 100);
-	seg(g, &tc, 0, 1, 1, F_ACK, 229, NULL, 0);
+	handshake(g, &tc, t0, t0 + 2 * MS, t0 + 2 * MS + 100, 29200, 28960, 229);
 	at(g, t0 + 3 * MS);
 	seg(g, &tc, 0, 1, 1, F_ACK | F_PSH, 229, NULL, 120);
 	at(g, t0 + 5 * MS);
 	seg(g, &tc, 1, 1, 121, F_ACK | F_PSH, 227, NULL, 900);
-	at(g, t0 + 6 * MS);
-	seg(g, &tc, 0, 121, 901, F_FIN | F_ACK, 229, NULL, 0);
-	at(g, t0 + 8 * MS);
-	seg(g, &tc, 1, 901, 122, F_FIN | F_ACK, 227, NULL, 0);
-	at(g, t0 + 8 * MS + 100);
-	seg(g, &tc, 0, 122, 902, F_ACK, 229, NULL, 0);
+	fin_close(g, &tc, 121, 901, t0 + 6 * MS, t0 + 8 * MS, t0 + 8 * MS + 100, 229, 227);
 }
 
 /* What else an AP's channel carries: beacons, probes, power save, broadcast
@@ -948,7 +946,7 @@ static bool write_retries(const char *dir)
 {
 	static struct rt_spec ofdm54 = { .phy = RT_LEGACY, .flags = RF_FCS, .rate = 108, .freq = 5200, .signal = -50 };
 	static struct rt_spec ofdm54_bad = { .phy = RT_LEGACY, .flags = RF_FCS | RF_BAD_FCS, .rate = 108, .freq = 5200,
-					   .signal = -80 };
+					     .signal = -80 };
 	struct gen g = { .radiotap = true, .fcs_corrupt = true };
 	struct hop up = { FC_TO_DS, AP, STA1, GW, NULL, true, 0, 0, &ofdm54, 10 };
 	struct hop down = { FC_FROM_DS, STA1, AP, GW, NULL, false, 0, 0, &ofdm54, 20 };
@@ -959,12 +957,7 @@ static bool write_retries(const char *dir)
 
 	if (!out_open(&g.o, dir, "wifi_gen_retries.pcap", DLT_IEEE802_11_RADIO))
 		return false;
-	at(&g, t);
-	seg(&g, &tc, 0, 0, 0, F_SYN, 64240, NULL, 0);
-	at(&g, t + 10 * MS);
-	seg(&g, &tc, 1, 0, 1, F_SYN | F_ACK, 65160, NULL, 0);
-	at(&g, t + 10 * MS + 200);
-	seg(&g, &tc, 0, 1, 1, F_ACK, 502, NULL, 0);
+	handshake(&g, &tc, t, t + 10 * MS, t + 10 * MS + 200, 64240, 65160, 502);
 	for (unsigned i = 0; i < 6; i++) {
 		uint32_t rseq = 1 + 1000 * i;
 
@@ -1000,12 +993,7 @@ static bool write_retries(const char *dir)
 	at(&g, t + 22 * MS + 200);
 	seg(&g, &tc, 1, 1, 6001, F_ACK, 500, NULL, 0);
 	down.fc_extra = 0;
-	at(&g, t + 23 * MS);
-	seg(&g, &tc, 0, 6001, 1, F_FIN | F_ACK, 502, NULL, 0);
-	at(&g, t + 33 * MS);
-	seg(&g, &tc, 1, 1, 6002, F_FIN | F_ACK, 500, NULL, 0);
-	at(&g, t + 33 * MS + 200);
-	seg(&g, &tc, 0, 6002, 2, F_ACK, 502, NULL, 0);
+	fin_close(&g, &tc, 6001, 1, t + 23 * MS, t + 33 * MS, t + 33 * MS + 200, 502, 500);
 	return out_close(&g.o);
 }
 

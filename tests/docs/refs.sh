@@ -15,16 +15,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 
-n=0 failed=0
-tap() { # tap OK|FAIL DESC
-    n=$((n + 1))
-    if [[ $1 == OK ]]; then
-        echo "ok $n - $2"
-    else
-        echo "not ok $n - $2"
-        failed=$((failed + 1))
-    fi
-}
+# result, tap_finish
+# shellcheck source=../lib/tap.sh
+. tests/lib/tap.sh
 
 # sections DESIGN: the section numbers of DESIGN's headings, one a line
 sections() {
@@ -63,7 +56,7 @@ check_tree() {
     bad_refs=
     declare -A have=()
     while IFS= read -r sec; do have[$sec]=1; done < <(sections "$root/$design")
-    tap "$(test ${#have[@]} -gt 0 && echo OK || echo FAIL)" \
+    result "$(test ${#have[@]} -gt 0 && echo 0 || echo 1)" \
         "$design has numbered sections (${#have[@]})"
     for rel in "$@"; do
         file=$root/$rel
@@ -83,10 +76,10 @@ check_tree() {
         fi
         ((${#cited[@]} + ${#problems[@]})) || continue
         if ((${#problems[@]})); then
-            tap FAIL "$rel: $(printf '%s; ' "${problems[@]}" | sed 's/; $//')"
+            result 1 "$rel: $(printf '%s; ' "${problems[@]}" | sed 's/; $//')"
             bad_refs+=$(printf '%s\n' "${problems[@]}")$'\n'
         else
-            tap OK "$rel: cites $(printf '%s\n' "${cited[@]}" | sort -uV | paste -sd' ') of $design, all there"
+            result 0 "$rel: cites $(printf '%s\n' "${cited[@]}" | sort -uV | paste -sd' ') of $design, all there"
         fi
     done
 }
@@ -100,7 +93,7 @@ else
 fi
 mapfile -t files < <(printf '%s\n' "${files[@]}" | grep -v -e '^tests/docs/')
 if [[ ! -f docs/design.md ]]; then
-    tap FAIL "docs/design.md exists"
+    result 1 "docs/design.md exists"
 else
     check_tree docs/design.md . "${files[@]}"
 fi
@@ -111,21 +104,21 @@ fi
 fx=tests/docs/fixtures
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-saved_n=$n saved_failed=$failed n=0 failed=0
+# (its own numbering from 1: tap.sh's counters set aside meanwhile)
+saved_n=$_tap_n saved_failed=$_tap_failed _tap_n=0 _tap_failed=0
 check_tree design.md "$fx" design.md cites.c > "$tmp"
-n=$saved_n failed=$saved_failed bad=$bad_refs out=$(cat "$tmp")
+_tap_n=$saved_n _tap_failed=$saved_failed bad=$bad_refs out=$(cat "$tmp")
 echo "$out" | sed 's/^/# fixture: /'
 want=$'cites.c:LINE3: cites design.md §3, which it does not have\ncites.c:LINE42: cites design.md §4.2, which it does not have\ncites.c:LINEOLD: cites DESIGN.md, which is not in the repository (cite design.md §N)'
 want=${want//LINE3/$(grep -n 'BAD-3' "$fx/cites.c" | cut -d: -f1)}
 want=${want//LINE42/$(grep -n 'BAD-4.2' "$fx/cites.c" | cut -d: -f1)}
 want=${want//LINEOLD/$(grep -n 'BAD-OLD' "$fx/cites.c" | cut -d: -f1)}
 got=$(sort <<<"$bad" | sed '/^$/d')
-tap "$([[ $got == "$(sort <<<"$want")" ]] && echo OK || echo FAIL)" \
+result "$([[ $got == "$(sort <<<"$want")" ]] && echo 0 || echo 1)" \
     "fixture: the citations of §3, §4.2 and DESIGN.md are caught, and nothing else ($(wc -l <<<"$got") found)"
-tap "$(grep -q '^not ok .* cites.c: ' <<<"$out" && echo OK || echo FAIL)" \
+result "$(grep -q '^not ok .* cites.c: ' <<<"$out" && echo 0 || echo 1)" \
     "fixture: cites.c's TAP line is 'not ok'"
-tap "$(grep -q '^ok .* design.md has numbered sections (4)' <<<"$out" && echo OK || echo FAIL)" \
+result "$(grep -q '^ok .* design.md has numbered sections (4)' <<<"$out" && echo 0 || echo 1)" \
     "fixture: its design.md's 4 sections are found"
 
-echo "1..$n"
-((failed == 0))
+tap_finish

@@ -28,13 +28,10 @@ caps=$top/tests/captures
 waivers=$top/tests/golden/COVERAGE
 out=$top/$build/coverage
 DECODERS="decode.c ether.c sll.c raw.c ip.c ieee80211.c radiotap.c airtime.c"
-n=0 failed=0
-
-result() { # result STATUS DESC
-	n=$((n + 1))
-	if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
-finish() { echo "1..$n"; ((failed == 0)); exit; }
+# result, skip_check, tap_finish
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+finish() { tap_finish; exit; }
 
 for tool in gcov jq; do
 	if ! command -v $tool >/dev/null; then
@@ -72,8 +69,8 @@ if [[ -x $top/$build/tests/gen_radiotap && -x $top/$build/tests/pcap_mangle && -
 	fi
 	rm -rf "$out.variants" "$out.variants.log"
 else
-	n=$((n + 1))
-	echo "skip $n - the corpus tools are not built in $build (make $build/tests/gen_radiotap $build/tests/pcap_mangle $build/tests/vlan_tag)"
+	skip_check "the files of tests/captures/variants.sh" \
+		"the corpus tools are not built in $build (make $build/tests/gen_radiotap $build/tests/pcap_mangle $build/tests/vlan_tag)"
 fi
 
 # avmon with gcov counters, built here from the sources (no LTO, -O0 so

@@ -28,13 +28,9 @@ own=${GOLDEN_OWN:-$top/tests/captures}
 shared=${TCPAV_CAPTURES:-$top/../shared/captures}
 tmp=$(mktemp -d /tmp/avmon-golden.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-
-result() { # result STATUS DESC
-    n=$((n + 1))
-    if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
-check() { local desc=$1; shift; "$@" >/dev/null 2>&1; result $? "$desc"; }
+# result, check, skip_check, tap_finish
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
 
 # fields_agree NAME PROG TSV [FIELD_REGEX]: one result per field the jq
 # program compares (only the fields matching FIELD_REGEX when given, and
@@ -86,7 +82,7 @@ total() {
 # OWN=1 for the repository's corpus, whose summaries must name their
 # capture's sha256 (the third-party corpus's may not: a skip line then)
 run_corpus() {
-    local caps=$1 list=$2 own_corpus=$3 cap kind expect rc copies frames packets kv sha
+    local caps=$1 list=$2 own_corpus=$3 cap kind expect rc copies frames kv sha
     while read -r cap kind expect; do
         [[ -z $cap || $cap == \#* ]] && continue
         if [[ ! -f $caps/$cap ]]; then
@@ -110,8 +106,7 @@ run_corpus() {
         elif ((own_corpus)); then
             result 1 "$cap: its oracle summary names the capture's sha256"
         else
-            n=$((n + 1))
-            echo "skip $n - $cap: its oracle is of this file (sha256): the summary has no sha256 line"
+            skip_check "$cap: its oracle is of this file (sha256)" "the summary has no sha256 line"
         fi
         if [[ $kind == malformed ]]; then
             if ((rc != 0)); then
@@ -183,7 +178,7 @@ if [[ ! -f $own/GOLDEN ]]; then
     result 1 "own corpus: list $own/GOLDEN present"
 else
     unlisted=$(cd "$own" && for c in *.pcap *.pcapng *.cap; do
-        [[ -f $c ]] && ! grep -q "^$c[[:space:]]" GOLDEN && ! grep -qx "$c" GOLDEN && echo "$c"
+        [[ -f $c ]] && ! grep -q "^${c}[[:space:]]" GOLDEN && ! grep -qx "$c" GOLDEN && echo "$c"
     done)
     result "$([[ -z $unlisted ]] && echo 0 || echo 1)" \
         "own corpus: every capture in $own is listed in its GOLDEN${unlisted:+ (not: $(echo $unlisted))}"
@@ -194,5 +189,4 @@ if [[ -d $shared/oracles ]]; then
 else
     echo "# third-party corpus not present at $shared (set TCPAV_CAPTURES): own corpus only"
 fi
-echo "1..$n"
-((failed == 0))
+tap_finish

@@ -23,11 +23,9 @@ exact=sll_any_rcv.pcap        # avmon equals tshark on every compared field
 copies=sll2_any_rtr.pcap       # the own corpus's link-copies capture
 tmp=$(mktemp -d /tmp/golden-selftest.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-result() {
-    n=$((n + 1))
-    if [[ $1 == 0 ]]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed + 1)); fi
-}
+# result, tap_finish
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
 
 for f in "$top/$build/bin/avmon" "$top/$build/tests/test_decode"; do
     if [[ ! -x $f ]]; then
@@ -158,5 +156,4 @@ line=$(grep -m1 -E "^not ok .*$exact: oracle key 'tcp_payload_bytes_total'" <<<"
 result "$([[ $rc != 0 && -n $line ]] && echo 0 || echo 1)" \
     "test_decode catches a missing oracle key (exit $rc${line:+; ${line:0:120}})"
 
-echo "1..$n"
-((failed == 0))
+tap_finish

@@ -9,19 +9,9 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 fixtures=$top/tests/harness/fixtures
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tcpav-harness.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-n=0 failed=0
-
-check() { # check DESC CMD...
-    local desc=$1
-    shift
-    n=$((n + 1))
-    if "$@" >/dev/null 2>&1; then
-        echo "ok $n - $desc"
-    else
-        echo "not ok $n - $desc"
-        failed=$((failed + 1))
-    fi
-}
+# check, tap_passing, tap_finish
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
 # has FILE TEXT: a line of FILE is exactly TEXT
 has() { grep -qxF -e "$2" "$1"; }
 # has_prefix FILE TEXT: a line of FILE begins with TEXT
@@ -82,6 +72,5 @@ TCPAV_ALLOW_SKIP=1 "$top/tests/run.sh" --tests-file "$fixtures/SKIPS" >"$tmp/ski
 check "with TCPAV_ALLOW_SKIP=1 the same run passes (exit $rc)" test "$rc" -eq 0
 
 # what run.sh printed, for the reader of a failure
-((failed == 0)) || sed 's/^/#   | /' "$tmp/out"
-echo "1..$n"
-((failed == 0))
+tap_passing || sed 's/^/#   | /' "$tmp/out"
+tap_finish

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# lib.sh -- what the integration tests share: TAP output, the testbed, and
+# lib.sh -- what the integration tests share: TAP output (tests/lib/tap.sh,
+# with the checked command's stderr kept), the testbed, and
 # a tcp_av that is loaded for the test and unloaded after it, also when the
 # test fails or is interrupted. Source it first thing; it sets -euo pipefail.
 #
@@ -23,19 +24,11 @@ TCPAVCTL=${TCPAVCTL:-$TOP/build/bin/tcpavctl}
 TCPAV_BUILD=${TCPAV_BUILD:-build}
 TMP=$(mktemp -d /tmp/tcpav-test.XXXXXX)
 
-_n=0 _failed=0
-
-check() {
-    local desc=$1
-    shift
-    _n=$((_n + 1))
-    if "$@" >/dev/null; then
-        echo "ok $_n - $desc"
-    else
-        echo "not ok $_n - $desc"
-        _failed=$((_failed + 1))
-    fi
-}
+# result, check, skip_check, tap_finish; a check's stderr is kept
+# shellcheck source=../lib/tap.sh
+. "$TOP/tests/lib/tap.sh"
+# shellcheck disable=SC2034 # read by tap.sh's check
+TAP_KEEP_STDERR=1
 
 # awk does the comparison: values may be fractional
 ge() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
@@ -104,16 +97,12 @@ nothing_left() {
         ! ls -d /sys/fs/cgroup/unified/tcpav-exec-* /sys/fs/cgroup/tcpav-exec-* >/dev/null 2>&1
 }
 
-finish() {
-    echo "1..$_n"
-    ((_failed == 0))
-}
+finish() { tap_finish; }
 
 # For a test that cannot go on (its testbed did not come up): what did not
 # run is said in a skip line, never left out in silence.
 stop_here() {
-    _n=$((_n + 1))
-    echo "skip $_n - the rest of the test: $1"
+    skip_check "the rest of the test" "$1"
     finish || :
     exit 1
 }

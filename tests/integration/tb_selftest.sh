@@ -92,7 +92,7 @@ for tool in ip tc ethtool iperf3 jq ping ss; do
 done
 
 check "tb_up $name 25mbit 100" tb_up "$name" 25mbit 100
-if (( _failed > 0 )); then           # nothing below can work without it
+if ! tap_passing; then           # nothing below can work without it
     stop_here "no testbed (tb_up failed)"
 fi
 check "HTB class 1:10 on $TB_RTR_BOTTLENECK_DEV at 25 Mbit/s" \

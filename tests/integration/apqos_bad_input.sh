@@ -12,14 +12,7 @@
 . "$(dirname "$0")/apqos_lib.sh"
 
 NAME=aqb
-export TB_NET=86
-# shellcheck disable=SC2034 # read by tb_trap_cleanup's trap
-TB_EXTRA_CLEANUP="rm -rf \"\$TMP\""
-tb_trap_cleanup "$NAME"
-
-check "apqos is built ($APQOS)" test -x "$APQOS"
-tb_pair_up "$NAME"
-NS=$TB_SND DEV=$TB_SND_DEV
+apqos_pair_up "$NAME" 86
 Q=(ip netns exec "$NS" "$APQOS")
 
 # bad DESC RC PATTERN ARGS...: apqos ARGS in NS fails as bad_qos says and

@@ -23,14 +23,7 @@
 . "$(dirname "$0")/apqos_lib.sh"
 
 NAME=aqk
-export TB_NET=88
-# shellcheck disable=SC2034 # read by tb_trap_cleanup's trap
-TB_EXTRA_CLEANUP="rm -rf \"\$TMP\""
-tb_trap_cleanup "$NAME"
-
-check "apqos is built ($APQOS)" test -x "$APQOS"
-tb_pair_up "$NAME"
-NS=$TB_SND DEV=$TB_SND_DEV
+apqos_pair_up "$NAME" 88
 tcn() { ip netns exec "$NS" tc "$@"; }
 M1=02:00:00:00:00:01
 

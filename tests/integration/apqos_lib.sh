@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 #
 # apqos_lib.sh -- what the apqos integration tests share (source after
-# lib.sh): the binary, tc's view of a device, and the one-line error check.
+# lib.sh): the binary, the testbed pair, tc's view of a device, and the
+# one-line error check.
 #
 #   APQOS                    $TCPAV_BUILD/bin/apqos (TCPAV_BUILD: lib.sh, default build)
 #   tc_classes NS DEV        "CLASSID BYTES PACKETS DROPS OVERLIMITS BACKLOG" a class,
@@ -14,6 +15,9 @@
 #                            CMD exits RC, prints exactly one stderr line that
 #                            begins "apqos: " and matches PATTERN (grep -E),
 #                            and nothing on stdout
+#   apqos_pair_up NAME NET   the testbed pair NAME (10.NET.x.x) up, it and $TMP
+#                            cleaned up on any exit, apqos checked to be built;
+#                            sets NS and DEV, the sender's namespace and device
 case $TCPAV_BUILD in
 /*) APQOS=${APQOS:-$TCPAV_BUILD/bin/apqos} ;;
 *) APQOS=${APQOS:-$TOP/$TCPAV_BUILD/bin/apqos} ;;
@@ -54,4 +58,15 @@ bad_qos() {
     check "$desc: the line begins 'apqos: '" grep -q '^apqos: ' "$TMP/err"
     check "$desc: the line names the problem" grep -qE -e "$pattern" "$TMP/err"
     check "$desc: nothing on stdout" test ! -s "$TMP/out"
+}
+
+apqos_pair_up() {
+    export TB_NET=$2
+    # shellcheck disable=SC2034 # read by tb_trap_cleanup's trap
+    TB_EXTRA_CLEANUP="rm -rf \"\$TMP\""
+    tb_trap_cleanup "$1"
+    check "apqos is built ($APQOS)" test -x "$APQOS"
+    tb_pair_up "$1"
+    # shellcheck disable=SC2034 # for the test that sourced this
+    NS=$TB_SND DEV=$TB_SND_DEV
 }

@@ -11,14 +11,7 @@
 . "$(dirname "$0")/apqos_lib.sh"
 
 NAME=aqm
-export TB_NET=87
-# shellcheck disable=SC2034 # read by tb_trap_cleanup's trap
-TB_EXTRA_CLEANUP="rm -rf \"\$TMP\""
-tb_trap_cleanup "$NAME"
-
-check "apqos is built ($APQOS)" test -x "$APQOS"
-tb_pair_up "$NAME"
-NS=$TB_SND DEV=$TB_SND_DEV
+apqos_pair_up "$NAME" 87
 qos() { ip netns exec "$NS" "$APQOS" -i "$DEV" "$@"; }
 tcn() { ip netns exec "$NS" tc "$@"; }
 M1=02:00:00:00:00:01 M2=02:00:00:00:00:02 IP4=10.87.3.2 IP6=2001:db8::2

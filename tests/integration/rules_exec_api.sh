@@ -24,35 +24,6 @@ cc_of_flow() {
         awk '/^[ \t]/ && ($1 ~ /^(tcp_av|cubic|reno|bbr)$/) { cc = $1 } END { print cc }'
 }
 
-# ss_data NS DPORT: ss's info line for the data connection to DPORT
-# (iperf3's control connection shares the port; the data one acked most)
-ss_data() {
-    ip netns exec "$1" ss -tinH "dport = :$2" | awk '/^[ \t]/ {
-        b = match($0, /bytes_acked:[0-9]+/) ? substr($0, RSTART + 12, RLENGTH - 12) + 0 : 0
-        if (b >= best) { best = b; line = $0 } } END { print line }'
-}
-# ss_field LINE NAME: NAME's value in an ss info line ("cwnd:10", "rtt:0.2/0.1",
-# "pacing_rate 8Mbps"); rates in bit/s, rtt (srtt) in ms; empty if absent
-ss_field() {
-    awk -v n="$2" '{ for (i = 1; i <= NF; i++) {
-        v = ""
-        if ($i == n && i < NF) v = $(i + 1); else if (index($i, n ":") == 1) v = substr($i, length(n) + 2)
-        if (v == "") continue
-        sub(/\/.*/, "", v)
-        m = 1; if (v ~ /Gbps$/) m = 1e9; else if (v ~ /Mbps$/) m = 1e6; else if (v ~ /Kbps$/) m = 1e3
-        sub(/[KMG]?bps$/, "", v); if (m == 1) print v; else printf "%.0f\n", v * m; exit } }' <<<"$1"
-}
-# pacing_in_law LINE T: the socket is paced, at least at T, and at most at
-# what the law can ask (2.5 T while G dominates, 2 cwnd*mss/srtt in slow
-# start) times 4: srtt moves between the ACK that set the rate and the sample
-pacing_in_law() {
-    local p cwnd mss rtt
-    p=$(ss_field "$1" pacing_rate) cwnd=$(ss_field "$1" cwnd) mss=$(ss_field "$1" mss) rtt=$(ss_field "$1" rtt)
-    [[ -n $p && -n $cwnd && -n $mss && -n $rtt ]] || return 1
-    awk -v p="$p" -v t="$2" -v c="$cwnd" -v m="$mss" -v r="$rtt" \
-        'BEGIN { hi = 2.5 * t; e = 2 * c * m * 8 / (r / 1000); if (e > hi) hi = e; exit !(p >= t && p <= 4 * hi) }'
-}
-
 # --- 1. rule on the port, iperf3 without -C, application-limited
 id=$("$TCPAVCTL" rule add --dport 5201 --cc tcp_av --rate 8M | awk '{ sub(":", "", $2); print $2 }')
 tb_iperf_servers "$TB_RCV" 5201

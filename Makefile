@@ -110,14 +110,17 @@ $(BUILD)/obj/%.o: %.c $(HEADERS)
 
 $(CTL_OBJS): $(SKELS)
 
-$(BUILD)/libtcpav.a: $(LIB_OBJS)
-	$(AR) rcs $@ $^
+# archives are written anew, and again when the Makefile (their member list)
+# changes: `ar rcs` keeps members no longer listed (json.o left
+# libtcpav for libtcpavutil, and a stale copy broke an incremental link)
+$(BUILD)/libtcpav.a: $(LIB_OBJS) Makefile
+	rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
 
 $(BUILD)/libtcpav.so: $(LIB_OBJS)
 	$(CC) -shared -Wl,-soname,libtcpav.so.0 $(LDFLAGS_SAN) -o $@ $^ $(LIBBPF_LIBS)
 
-$(BUILD)/libtcpavutil.a: $(UTIL_OBJS)
-	$(AR) rcs $@ $^
+$(BUILD)/libtcpavutil.a: $(UTIL_OBJS) Makefile
+	rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
 
 $(BUILD)/bin/tcpavctl: $(CTL_OBJS) $(BUILD)/libtcpav.a $(BUILD)/libtcpavutil.a
 	@mkdir -p $(@D)
@@ -128,8 +131,8 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(HEADERS) $(BUILD)/libtcpav
 	$(CC) $(CFLAGS_ALL) -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpavutil.a $(UTIL_LIBS) -lm
 
 # --- avmon
-$(BUILD)/libavmon.a: $(MON_OBJS)
-	$(AR) rcs $@ $^
+$(BUILD)/libavmon.a: $(MON_OBJS) Makefile
+	rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
 
 $(BUILD)/bin/avmon: $(BUILD)/obj/monitor/avmon.o $(BUILD)/libavmon.a $(BUILD)/libtcpavutil.a
 	@mkdir -p $(@D)
@@ -140,8 +143,8 @@ $(MON_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: tests/unit/%.c tests/unit/che
 	$(CC) $(CFLAGS_ALL) -DHAVE_DECODE -Imonitor -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libavmon.a $(BUILD)/libtcpavutil.a -lpcap $(UTIL_LIBS) -lm
 
 # --- ap-tools
-$(BUILD)/libaptools.a: $(AP_OBJS)
-	$(AR) rcs $@ $^
+$(BUILD)/libaptools.a: $(AP_OBJS) Makefile
+	rm -f $@ && $(AR) rcs $@ $(filter %.o,$^)
 
 $(AP_BINS): $(BUILD)/bin/%: $(BUILD)/obj/ap-tools/%.o $(BUILD)/libaptools.a $(BUILD)/libtcpavutil.a
 	@mkdir -p $(@D)

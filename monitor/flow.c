@@ -5,7 +5,7 @@
  * tcp_sequence_analysis() reproduces the rules of Wireshark's
  * tcp_analyze_sequence_number() as tshark 4.0 applies them with default
  * preferences, so that avmon's counters can be checked against tshark on
- * the same frames (../shared/captures/MANIFEST.md). Like tshark it works on
+ * the same frames (tests/captures/MANIFEST.md). Like tshark it works on
  * raw 32-bit sequence numbers compared modulo 2^32, and uses 0 for "not
  * seen yet" in nextseq, lastack and maxseqtobeacked. The comments give the
  * rule; where we differ from tshark on purpose it is said.

@@ -5,7 +5,7 @@
  * decoders would leave them (monitor/packet.h).
  *
  * The two TCP scenarios were also written to pcap files and read by tshark
- * 4.0.17 (the oracle of ../shared/captures/MANIFEST.md): the expected flags
+ * 4.0.17 (the oracle of tests/captures/MANIFEST.md): the expected flags
  * per segment below are tshark's tcp.analysis.* verdicts for the same
  * segments, and the RTTs its tcp.analysis.ack_rtt values.
  */

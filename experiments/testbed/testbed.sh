@@ -9,6 +9,7 @@
 #   . experiments/testbed/testbed.sh
 #   tb_trap_cleanup demo            # tear down on exit / Ctrl-C / kill
 #   tb_up demo 25mbit 100           # snd -> rtr (HTB bottleneck) -> rcv
+#   TB_OFFLOADS=host tb_up demo2 25mbit 151400b   # bfifo of 151400 bytes
 #   tb_iperf_servers "$TB_RCV" 5201 5202
 #   tb_iperf_client "$TB_SND" "$TB_RCV_ADDR" 5201 15 a.json -C cubic >/dev/null
 #   p1=$TB_LAST_PID
@@ -22,21 +23,40 @@
 #   NAME-snd                 NAME-rtr                      NAME-rcv
 #   [snd0 10.N.1.1] ---- [rtr-snd 10.N.1.254]
 #                          [rtr-rcv 10.N.2.254] ---- [rcv0 10.N.2.1]
-#                           ^ HTB rate=ceil=EB_RATE, pfifo limit QUEUE_PKTS
+#                           ^ HTB rate=ceil=EB_RATE, leaf qdisc from QUEUE:
+#                             pfifo limit N packets, or bfifo limit N bytes
 #
-# All veths have tso/gso/gro off so every packet is MTU sized and the
-# bottleneck queue is counted in real packets. The reverse path
-# (rcv -> rtr -> snd, i.e. the ACKs) is left unshaped (veth default noqueue).
+# Offloads (TB_OFFLOADS, read by tb_up):
+#   off  (default) tso/gso/gro off on all four veths: every packet is MTU
+#        sized and a pfifo counts real packets (the test bed tcp_av was
+#        tuned on).
+#   host every veth keeps its defaults (tso and gso on, gro off), as on a
+#        stock host: the sender hands GSO super-packets of several MSS to
+#        the stack and veth forwards them whole, so the router's HTB and its
+#        leaf queue see one skb per super-packet (HTB and bfifo account its
+#        full wire length, qdisc_pkt_len; a pfifo counts it as one packet).
+#        Use a byte queue (bfifo) with it; a real AP queues after
+#        segmentation.
+# The reverse path (rcv -> rtr -> snd, i.e. the ACKs) is left unshaped
+# (veth default noqueue).
 #
 # Functions
 # ---------
-# tb_up NAME [EB_RATE] [QUEUE_PKTS]
+# tb_up NAME [EB_RATE] [QUEUE]
 #     Build the 3-namespace bottleneck testbed above. EB_RATE is tc syntax
-#     (default 25mbit), QUEUE_PKTS the pfifo limit (default 100). On any
-#     failure: removes whatever was created, prints one line to stderr,
-#     returns 1. Refuses (returns 1, touches nothing) if a namespace of that
-#     name already exists. Sets and exports TB_SND TB_RTR TB_RCV
-#     TB_SND_ADDR TB_RCV_ADDR TB_RTR_BOTTLENECK_DEV (+ TB_SND_DEV TB_RCV_DEV).
+#     (default 25mbit). QUEUE (default 100) is either a packet count, N
+#     (`100`: pfifo limit 100 packets), or a byte count with a `b` suffix,
+#     Nb (`151400b`: bfifo limit 151400 bytes, i.e. 100 x 1514-byte frames;
+#     `1514000b`). Plain bytes only: tc's own `kb` means 1024 bytes, which
+#     is not what "151 KB" means in the issue, so no multipliers are taken.
+#     TB_OFFLOADS (off|host, default off) picks the offloads (see above).
+#     On any failure: removes whatever was created, prints one line to
+#     stderr, returns 1. Refuses (returns 1, touches nothing) if a namespace
+#     of that name already exists. Sets and exports TB_SND TB_RTR TB_RCV
+#     TB_SND_ADDR TB_RCV_ADDR TB_RTR_BOTTLENECK_DEV (+ TB_SND_DEV TB_RCV_DEV),
+#     and TB_QDISC (pfifo|bfifo), TB_QLIMIT (packets or bytes, a number)
+#     and TB_OFFLOADS_SET (off|host) as built, for the record (not
+#     TB_OFFLOADS itself: that is the next tb_up's input).
 # tb_htb_rate_for_eb EB_BPS
 #     Prints the HTB rate (tc syntax, "NNNbit") whose TCP payload capacity is
 #     EB_BPS: HTB counts whole Ethernet frames (1514 bytes for 1448 bytes of
@@ -77,7 +97,7 @@
 #     far. INT exits 130, TERM exits 143; a normal exit keeps its status.
 #
 # Variables read: TB_NET (second address octet, default 77),
-# TB_EXTRA_CLEANUP (see tb_trap_cleanup).
+# TB_OFFLOADS (off|host, tb_up), TB_EXTRA_CLEANUP (see tb_trap_cleanup).
 
 # ---------------------------------------------------------------------------
 # Internal helpers
@@ -126,10 +146,10 @@ _tb_no_offloads() {
     _tb_do ip netns exec "$1" ethtool -K "$2" tso off gso off gro off
 }
 
-# _tb_up_build NAME NET RATE QLEN: the actual tb_up steps; stops at the
-# first failure (caller cleans up).
+# _tb_up_build NAME NET RATE QDISC QLIMIT OFFLOADS: the actual tb_up steps;
+# stops at the first failure (caller cleans up).
 _tb_up_build() {
-    local name=$1 net=$2 rate=$3 qlen=$4
+    local name=$1 net=$2 rate=$3 qdisc=$4 qlimit=$5 offloads=$6
     local snd=$name-snd rtr=$name-rtr rcv=$name-rcv ns dev
 
     for ns in "$snd" "$rtr" "$rcv"; do
@@ -144,9 +164,11 @@ _tb_up_build() {
     _tb_do ip link add rcv0 netns "$rcv" type veth \
         peer name rtr-rcv netns "$rtr" || return 1
 
-    for dev in "$snd:snd0" "$rtr:rtr-snd" "$rtr:rtr-rcv" "$rcv:rcv0"; do
-        _tb_no_offloads "${dev%%:*}" "${dev#*:}" || return 1
-    done
+    if [[ $offloads == off ]]; then
+        for dev in "$snd:snd0" "$rtr:rtr-snd" "$rtr:rtr-rcv" "$rcv:rcv0"; do
+            _tb_no_offloads "${dev%%:*}" "${dev#*:}" || return 1
+        done
+    fi
 
     _tb_do ip -n "$snd" addr add "10.$net.1.1/24" dev snd0 || return 1
     _tb_do ip -n "$rtr" addr add "10.$net.1.254/24" dev rtr-snd || return 1
@@ -162,19 +184,21 @@ _tb_up_build() {
     _tb_do ip netns exec "$rtr" sysctl -qw net.ipv4.ip_forward=1 || return 1
 
     # Bottleneck: rtr egress toward rcv. One HTB class (also the default
-    # class), rate == ceil, pfifo leaf of QLEN packets. quantum is set
+    # class), rate == ceil, a pfifo leaf of QLIMIT packets or a bfifo of
+    # QLIMIT bytes. quantum is set
     # explicitly to avoid HTB's "quantum is big" warning at high rates.
     _tb_do ip netns exec "$rtr" tc qdisc add dev rtr-rcv root handle 1: \
         htb default 10 || return 1
     _tb_do ip netns exec "$rtr" tc class add dev rtr-rcv parent 1: \
         classid 1:10 htb rate "$rate" ceil "$rate" quantum 1514 || return 1
     _tb_do ip netns exec "$rtr" tc qdisc add dev rtr-rcv parent 1:10 \
-        handle 10: pfifo limit "$qlen" || return 1
+        handle 10: "$qdisc" limit "$qlimit" || return 1
     # The reverse direction (rtr-snd egress) keeps the veth default
     # (noqueue): unshaped.
 
     _tb_export "$snd" "$rtr" "$rcv" "10.$net.1.1" "10.$net.2.1" \
         rtr-rcv snd0 rcv0
+    export TB_QDISC=$qdisc TB_QLIMIT=$qlimit TB_OFFLOADS_SET=$offloads
 }
 
 # _tb_pair_build NAME NET: the actual tb_pair_up steps.
@@ -225,14 +249,23 @@ _tb_create() {
 # Public functions
 # ---------------------------------------------------------------------------
 
-# tb_up NAME [EB_RATE] [QUEUE_PKTS] -- see header.
+# tb_up NAME [EB_RATE] [QUEUE] -- see header.
 tb_up() {
-    local name=${1:-} rate=${2:-25mbit} qlen=${3:-100}
-    if [[ ! $qlen =~ ^[1-9][0-9]*$ ]]; then
-        echo "tb_up: QUEUE_PKTS must be a positive integer, got '$qlen'" >&2
+    local name=${1:-} rate=${2:-25mbit} queue=${3:-100}
+    local offloads=${TB_OFFLOADS:-off} qdisc qlimit
+    if [[ $queue =~ ^[1-9][0-9]*$ ]]; then
+        qdisc=pfifo qlimit=$queue
+    elif [[ $queue =~ ^([1-9][0-9]*)b$ ]]; then
+        qdisc=bfifo qlimit=${BASH_REMATCH[1]}
+    else
+        echo "tb_up: QUEUE must be a packet count (100) or bytes with a 'b' suffix (151400b), got '$queue'" >&2
         return 1
     fi
-    _tb_create tb_up _tb_up_build "$name" "$rate" "$qlen"
+    if [[ $offloads != off && $offloads != host ]]; then
+        echo "tb_up: TB_OFFLOADS must be 'off' or 'host', got '$offloads'" >&2
+        return 1
+    fi
+    _tb_create tb_up _tb_up_build "$name" "$rate" "$qdisc" "$qlimit" "$offloads"
 }
 
 # tb_htb_rate_for_eb EB_BPS -- see header.

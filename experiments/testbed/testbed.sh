@@ -77,6 +77,13 @@
 #     (background, disowned, output discarded) and wait (<= ~5 s each) until
 #     that very process listens (`ss -ltnp`). Returns 1 with a message if
 #     one does not come up (e.g. port in use).
+# tb_iperf_server_json NS PORT FILE [INTERVAL_S]
+#     Start one one-off `iperf3 -s -1 -p PORT -J -i INTERVAL_S --logfile
+#     FILE` in NS (INTERVAL_S default $TB_INTERVAL, else 0.1; iperf3's
+#     minimum), background and disowned like tb_iperf_servers, and wait until
+#     it listens. FILE (removed first: iperf3 appends to a logfile) gets the
+#     receiver's JSON when the test ends: per interval the bytes that reached
+#     the receiving socket (flows.sh reads it). Sets TB_LAST_SERVER_PID.
 # tb_iperf_client NS SERVER_ADDR PORT SECONDS OUTFILE [iperf3 args...]
 #     Run `iperf3 -c SERVER_ADDR -p PORT -t SECONDS -J [args]` in NS in the
 #     background, JSON to OUTFILE. Prints the PID and also stores it in
@@ -352,6 +359,26 @@ tb_iperf_servers() {
             return 1
         fi
     done
+}
+
+# tb_iperf_server_json NS PORT FILE [INTERVAL_S] -- see header.
+tb_iperf_server_json() {
+    local ns=${1:-} port=${2:-} file=${3:-} iv=${4:-${TB_INTERVAL:-0.1}} pid
+    if [[ -z $ns || ! $port =~ ^[0-9]+$ || -z $file ]]; then
+        echo "tb_iperf_server_json: usage: tb_iperf_server_json NS PORT FILE [INTERVAL_S]" >&2
+        return 1
+    fi
+    rm -f -- "$file"
+    ip netns exec "$ns" iperf3 -s -1 -p "$port" -J -i "$iv" --logfile "$file" \
+        </dev/null >/dev/null 2>&1 &
+    pid=$!
+    disown "$pid"
+    # shellcheck disable=SC2034 # read by the caller (flows.sh)
+    TB_LAST_SERVER_PID=$pid
+    if ! _tb_wait_listen "$ns" "$port" "$pid"; then
+        echo "tb_iperf_server_json: iperf3 server on $ns port $port did not start listening (port in use? not up within 5 s)" >&2
+        return 1
+    fi
 }
 
 # _tb_wait_listen NS PORT PID: poll (<= 5 s) until PID listens on TCP PORT

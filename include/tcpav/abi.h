@@ -35,7 +35,13 @@ struct tcpav_sk_target {
 	__u32 pad;
 };
 
-/* Key of tcpav_flows: the connection as the sending host sees it. */
+/*
+ * Key of tcpav_flows: the connection as the sending host sees it, in its
+ * network namespace (the same 5-tuple may live in several). tcp_av takes
+ * it once, when the flow starts, and keeps it with the socket: by the time
+ * the kernel releases the congestion control the socket's own ports may
+ * already be zero.
+ */
 struct tcpav_flow_key {
 	__u32 saddr[4]; /* IPv4 in saddr[0], network byte order */
 	__u32 daddr[4];
@@ -43,6 +49,7 @@ struct tcpav_flow_key {
 	__u16 dport;    /* host byte order */
 	__u16 family;   /* AF_INET or AF_INET6 */
 	__u16 pad;
+	__u32 netns;    /* inode of the network namespace, as /proc/PID/ns/net shows it */
 };
 
 enum tcpav_flow_flags {
@@ -50,6 +57,11 @@ enum tcpav_flow_flags {
 	TCPAV_F_PROBING = 1u << 1,     /* valve is probing for more bandwidth this round */
 	TCPAV_F_G_DOMINATES = 1u << 2, /* cwnd = G (guaranteed part) rather than E */
 	TCPAV_F_APP_LIMITED = 1u << 3, /* last round was application-limited */
+	/* set by tcp_av.bpf.c, not by the control law (whose state flags are
+	 * the bits below 16): no round yet was limited by the window rather
+	 * than by the application, so there is no rate to hold to the target
+	 * (iperf3's control connection) */
+	TCPAV_F_IDLE = 1u << 16,
 };
 
 /* Value of tcpav_flows, refreshed by tcp_av once per round trip. */

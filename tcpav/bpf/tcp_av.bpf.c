@@ -46,6 +46,27 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } tcpav_flows SEC(".maps");
 
+/*
+ * The key a flow is exported under, taken once at init and kept with the
+ * socket. Rebuilding it later from the socket would miss: on close,
+ * tcp_set_state(TCP_CLOSE) -> inet_put_port() zeroes the local port before
+ * release runs, and tcp_disconnect() zeroes the peer port. (The socket
+ * cookie would be a key too, but struct_ops CC programs cannot call
+ * bpf_get_socket_cookie, and skc_cookie stays 0 until someone asks.)
+ * No BPF_F_CLONE: an accepted socket takes its own key.
+ */
+struct tcpav_flow_slot {
+	struct tcpav_flow_key key; /* family 0: nothing exported */
+	__u32 window_limited;      /* some round was limited by the window, not the application */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct tcpav_flow_slot);
+} tcpav_flow_slots SEC(".maps");
+
 static __always_inline struct tcpav_state *tcpav_state_of(struct sock *sk)
 {
 	return (struct tcpav_state *)((struct inet_connection_sock *)sk)->icsk_ca_priv;
@@ -73,16 +94,23 @@ static __always_inline void flow_key_of(struct sock *sk, struct tcpav_flow_key *
 		key->saddr[0] = sk->__sk_common.skc_rcv_saddr;
 		key->daddr[0] = sk->__sk_common.skc_daddr;
 	}
+	key->netns = sk->__sk_common.skc_net.net->ns.inum;
 }
 
-/* Publish the flow's state for tcpavctl flows; called once per round. */
+/* Publish the flow's state for tcpavctl flows under the key taken at init;
+ * called once per round. */
 static __always_inline void flow_export(struct sock *sk, const struct tcpav_state *st)
 {
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
+	struct tcpav_flow_slot *slot = bpf_sk_storage_get(&tcpav_flow_slots, sk, 0, 0);
 	struct tcpav_flow_info info;
 
+	if (!slot || !slot->key.family)
+		return; /* released, or init could not store the key */
+	if (st->rounds && !(st->flags & TCPAV_F_APP_LIMITED))
+		slot->window_limited = 1;
 	__builtin_memset(&info, 0, sizeof(info));
-	flow_key_of(sk, &info.key);
+	info.key = slot->key;
 	info.target_bps = st->target_Bps * 8;
 	info.delivered_bps = st->rate_Bps * 8;
 	info.bw_est_bps = tcpav_bw_est(st) * 8;
@@ -98,6 +126,8 @@ static __always_inline void flow_export(struct sock *sk, const struct tcpav_stat
 	info.loss_events = st->loss_events;
 	info.flags = st->flags & (TCPAV_F_INFEASIBLE | TCPAV_F_PROBING | TCPAV_F_G_DOMINATES |
 				  TCPAV_F_APP_LIMITED);
+	if (!slot->window_limited)
+		info.flags |= TCPAV_F_IDLE;
 	bpf_map_update_elem(&tcpav_flows, &info.key, &info, BPF_ANY);
 }
 
@@ -114,20 +144,31 @@ void BPF_PROG(tcpav_init_sk, struct sock *sk)
 {
 	struct tcp_sock *tp = (struct tcp_sock *)sk;
 	struct tcpav_state *st = tcpav_state_of(sk);
+	struct tcpav_flow_slot *slot;
 	__u64 target = target_Bps_of(sk);
 
 	tcpav_init(st, tp->snd_cwnd, target, tp->tcp_mstamp, tp->delivered);
 	apply_pacing_status(sk, target);
+	slot = bpf_sk_storage_get(&tcpav_flow_slots, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
+	if (!slot)
+		return; /* no memory for the key: the flow is not listed */
+	if (slot->key.family) /* init again without release: drop the old entry */
+		bpf_map_delete_elem(&tcpav_flows, &slot->key);
+	flow_key_of(sk, &slot->key);
+	slot->window_limited = 0;
 	flow_export(sk, st);
 }
 
+/* The flow ends (close, or tcp_disconnect) or the socket changes its CC. */
 SEC("struct_ops")
 void BPF_PROG(tcpav_release, struct sock *sk)
 {
-	struct tcpav_flow_key key;
+	struct tcpav_flow_slot *slot = bpf_sk_storage_get(&tcpav_flow_slots, sk, 0, 0);
 
-	flow_key_of(sk, &key);
-	bpf_map_delete_elem(&tcpav_flows, &key);
+	if (!slot || !slot->key.family)
+		return;
+	bpf_map_delete_elem(&tcpav_flows, &slot->key);
+	slot->key.family = 0;
 }
 
 SEC("struct_ops")

@@ -57,10 +57,12 @@ enum tcpav_flow_flags {
 	TCPAV_F_PROBING = 1u << 1,     /* valve is probing for more bandwidth this round */
 	TCPAV_F_G_DOMINATES = 1u << 2, /* cwnd = G (guaranteed part) rather than E */
 	TCPAV_F_APP_LIMITED = 1u << 3, /* last round was application-limited */
+	TCPAV_F_WINDOW_LIMITED = 1u << 4, /* last round was limited by the peer's
+					   * receive window or the send buffer */
 	/* set by tcp_av.bpf.c, not by the control law (whose state flags are
-	 * the bits below 16): no round yet was limited by the window rather
-	 * than by the application, so there is no rate to hold to the target
-	 * (iperf3's control connection) */
+	 * the bits below 16): all the flow sent so far fits in an initial
+	 * window, so it has no rate to hold to the target (iperf3's control
+	 * connection) */
 	TCPAV_F_IDLE = 1u << 16,
 };
 

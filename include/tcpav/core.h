@@ -7,38 +7,51 @@
  * a shared wireless LAN while staying TCP-friendly; the paper gives the goal,
  * not this formula (see docs/design.md §3.8). The window is the larger of two:
  *
- *   E  elastic window: a shadow Reno, halved on each loss event, grown only
- *      while a Reno flow in this flow's place would be window-limited (the
- *      flow has about E packets in flight), so E cannot run away while G
- *      carries the flow and then dump a burst when it takes over.
+ *   E  elastic window: a shadow Reno, halved on each loss event (and on
+ *      ECN-Echo, through the kernel's CWR), grown only while a Reno flow in
+ *      this flow's place would be window-limited. Departures from Reno, so
+ *      that E never rides on G:
+ *      - E is credited at most E acknowledged packets per round trip, as
+ *        many as a Reno flow with E in flight would see acknowledged: while
+ *        G keeps far more packets in flight (a deep queue), E still grows
+ *        one packet a round in avoidance and doubles at most in slow start,
+ *        never by G/E a round;
+ *      - with a target, E's slow start ends once E reaches G (E would carry
+ *        g*T by itself): slow start past that point only fills a deep
+ *        buffer above T; beyond it E grows as Reno's avoidance does.
  *   G  guaranteed window = g * T * srtt / mss + TCPAV_G_HEADROOM. srtt, not
  *      min_rtt: behind a queue that competitors keep full a min_rtt window
- *      starves the flow. Losses never cut G.
+ *      starves the flow; G follows srtt up and pacing at g*T holds the rate.
+ *      Losses never cut G.
  *
  * cwnd = max(G, E). While G dominates the flow is paced at g*T, so the window
- * never dumps its packets in a burst; while E dominates it is paced like
- * the kernel paces Reno (2x cwnd/srtt in slow start, 1.2x after).
+ * never dumps its packets in a burst; while E dominates (and with T = 0) it is
+ * paced as the kernel paces Reno (2x cwnd/srtt in slow start, 1.2x after).
  *
- * The gain g is adjusted once per round trip from the delivered rate (rate
- * samples that were application-limited are ignored): while the smoothed
- * delivered rate is below T it rises in proportion to the shortfall (at most
- * TCPAV_GAIN_STEP a round); once T is met it decays toward 1, by the excess
- * or by 1/8 of g - 1, whichever is more; always within [TCPAV_GAIN_MIN,
- * TCPAV_GAIN_MAX].
+ * The gain g is adjusted once per round trip from the delivered rate, both
+ * smoothed and this round's (rounds with application-limited or
+ * receive/send-window-limited samples are ignored: a larger window would not
+ * send more): while both are below 7/8 T it rises by a quarter a round (a
+ * fast ramp, so an infeasible target is known in a few rounds); below T in
+ * proportion to the shortfall (at most TCPAV_GAIN_STEP a round); once both
+ * meet T it decays toward 1, by the excess or by 1/8 of g - 1, whichever is
+ * more, and at once to g*T/rate after a round above 9/8 T (an overshoot is
+ * undone in one round, not over many long rounds of a deep queue); always
+ * within [TCPAV_GAIN_MIN, TCPAV_GAIN_MAX].
  *
  * Safety valve: when the smoothed rate stays below 7/8 T for
- * TCPAV_VALVE_ROUNDS rounds, with losses in at least half of them and the
- * gain already at its maximum, T is judged infeasible: the flow is flagged
- * and its guaranteed rate is capped at 3/4 of its estimated bandwidth (the
- * windowed maximum of round delivery rates), so competitors keep the rest.
- * Every TCPAV_PROBE_INTERVAL rounds one round is allowed 5/3 of the cap to
- * re-estimate; the cap follows the estimate, and the flag clears once the
- * estimate reaches 7/8 T again or the target changes. Departure from the design
- * text: "T above a fraction of the estimated bottleneck" is not a separate
- * trigger (a flow paced at T cannot see a bottleneck above T); it is the
- * condition under which the valve stays engaged.
+ * TCPAV_VALVE_ROUNDS rounds with the gain at its maximum, and at least one
+ * of them saw losses or ECN marks, T is judged infeasible: the flow is
+ * flagged and G is switched off, so the flow is its elastic part alone, a
+ * Reno (competitors are never starved while T cannot be served). Every
+ * TCPAV_PROBE_INTERVAL rounds one round is paced at g*T again; if the round
+ * that delivers it reaches 7/8 T the flag clears (T became feasible). A new
+ * target clears the flag too. Departure from the design text: "T above a
+ * fraction of the estimated bottleneck" is not a separate trigger (a flow
+ * paced at T cannot see a bottleneck above T).
  *
- * T = 0 disables G, the gain and pacing: the flow is a plain Reno flow.
+ * T = 0 disables G and the gain: the flow is a plain Reno flow, with the
+ * pacing rate the kernel would compute (used for TSO sizing, not pacing).
  *
  * Pure integer C: no libc, no floating point, every divisor checked. It is
  * included verbatim by the BPF program, the unit tests and simulators, and
@@ -54,7 +67,8 @@
 #define TCPAV_GAIN_UNIT 256u           /* g is Q8 fixed point: 256 = 1.0 */
 #define TCPAV_GAIN_MIN TCPAV_GAIN_UNIT /* g never paces below T */
 #define TCPAV_GAIN_MAX 640u            /* 2.5: bound on the catch-up rate */
-#define TCPAV_GAIN_STEP 16u            /* at most +1/16 per round below target */
+#define TCPAV_GAIN_STEP 16u            /* at most +1/16 per round just below T */
+#define TCPAV_GAIN_RAMP_SHIFT 2        /* below 7/8 T: g += g/4 per round */
 #define TCPAV_GAIN_KI 128u             /* gain change per 100 % rate error, Q8 */
 #define TCPAV_GAIN_DECAY_SHIFT 3       /* g -= (g - 1)/8 per round at target */
 #define TCPAV_G_HEADROOM 4u            /* packets added to G */
@@ -64,18 +78,23 @@
 #define TCPAV_E_SLACK (TCPAV_G_HEADROOM + 2u)
 #define TCPAV_SSTHRESH_INF 0x7fffffffu
 #define TCPAV_WND_MAX 0x100000u        /* clamp on G and E, packets */
-#define TCPAV_VALVE_ROUNDS 16u         /* under-delivering rounds before the valve */
+#define TCPAV_VALVE_ROUNDS 3u          /* rounds at maximum gain under 7/8 T */
 #define TCPAV_PROBE_INTERVAL 32u       /* rounds per bandwidth window / probe */
 #define TCPAV_ROUND_MIN_US 1000u       /* shortest round used for a rate */
 #define TCPAV_USEC_PER_SEC 1000000ull
 #define TCPAV_BYTES_MAX 10000000000000ull /* keeps bytes * 1e6 inside 64 bits */
 
-/* state flags (exported as enum tcpav_flow_flags in abi.h, same bits) */
+/* state flags (the low ones exported as enum tcpav_flow_flags in abi.h,
+ * same bits) */
 #define TCPAV_S_INFEASIBLE 0x1u
 #define TCPAV_S_PROBING 0x2u
 #define TCPAV_S_G_DOMINATES 0x4u
 #define TCPAV_S_APP_LIMITED 0x8u
+#define TCPAV_S_WINDOW_LIMITED 0x10u   /* last round: rwnd or sndbuf limited */
 #define TCPAV_S_ROUND_APP_LIMITED 0x100u /* some sample in this round was */
+#define TCPAV_S_ROUND_WINDOW_LIMITED 0x200u
+#define TCPAV_S_ROUND_ECE 0x400u       /* an ACK of this round echoed CE */
+#define TCPAV_S_PROBE_RESULT 0x800u    /* this round delivers the probe's data */
 
 /*
  * Per-flow state. It lives in the socket's icsk_ca_priv area (104 bytes in
@@ -85,7 +104,6 @@ struct tcpav_state {
 	__u64 target_Bps;     /* T, bytes per second */
 	__u64 rate_Bps;       /* delivered rate, EWMA (1/4) over rounds */
 	__u64 bw_win_Bps[2];  /* max round rate: this window, previous window */
-	__u64 valve_cap_Bps;  /* guaranteed-rate cap while infeasible */
 	__u64 round_start_us;
 	__u32 round_start_delivered;
 	__u32 round_end_delivered; /* round ends at an ACK of data sent after it */
@@ -95,13 +113,14 @@ struct tcpav_state {
 	__u32 e_ssthresh;
 	__u32 e_prior;        /* E before the last cut, for undo */
 	__u32 e_prior_ssthresh; /* E's ssthresh before the last cut */
+	__u32 e_credit;       /* acked packets E may still count this round */
 	__u32 g_wnd;          /* G, packets */
 	__u32 gain;           /* g, Q8 */
-	__u16 below_rounds;   /* consecutive rounds under 7/8 T */
-	__u16 lossy_rounds;   /* of those, rounds with losses */
 	__u32 round_losses;
 	__u16 loss_events;
 	__u16 flags;
+	__u8 below_rounds;    /* consecutive rounds at max gain under 7/8 T */
+	__u8 lossy_rounds;    /* of those, rounds with losses or ECN marks */
 };
 
 /* What one ACK tells the law; filled from tcp_sock and the rate sample. */
@@ -116,13 +135,17 @@ struct tcpav_ack {
 	__u32 srtt_us;        /* smoothed RTT, microseconds (0 = no sample yet) */
 	__u32 mss;
 	__u32 app_limited;    /* the rate sample was application-limited */
+	__u32 window_limited; /* the peer's receive window or our send buffer,
+			       * not cwnd, limits the flow */
 	__u32 in_recovery;    /* ca_state is CWR or Recovery (not Loss: after a
 			       * timeout Reno slow-starts again) */
 };
 
 /* What the law decides. */
 struct tcpav_out {
-	__u64 pacing_Bps;     /* valid when pacing_needed */
+	__u64 pacing_Bps;     /* always valid: the rate to pace at, or with
+			       * pacing_needed 0 the rate the kernel would set
+			       * for Reno (TSO autosizing reads it) */
 	__u32 cwnd;
 	__u32 pacing_needed;  /* 0 when T = 0: no internal pacing, like Reno */
 	__u32 round_ended;    /* a round trip ended on this ACK */
@@ -161,31 +184,47 @@ static inline __u64 tcpav_rate_to_pkts(__u64 rate_Bps, __u64 usec, __u32 mss)
 	return bytes / (mss ? mss : 1u);
 }
 
-/* The estimate the valve works from: the larger of the two windows. */
+/* The bandwidth estimate: the larger of the two windows' maxima. */
 static inline __u64 tcpav_bw_est(const struct tcpav_state *st)
 {
 	return tcpav_max_u64(st->bw_win_Bps[0], st->bw_win_Bps[1]);
 }
 
-/* Rate G is sized for: g * T, capped by the valve. */
+/* Rate G is sized for: g * T; none while the valve holds the flow to E
+ * (except in a probe round). */
 static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
 {
-	__u64 rate = (st->target_Bps >> 8) * st->gain + (((st->target_Bps & 0xff) * st->gain) >> 8);
+	if ((st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_PROBING)) == TCPAV_S_INFEASIBLE)
+		return 0;
+	return (st->target_Bps >> 8) * st->gain + (((st->target_Bps & 0xff) * st->gain) >> 8);
+}
 
-	if (st->flags & TCPAV_S_INFEASIBLE) {
-		__u64 cap = st->valve_cap_Bps;
+/* The kernel's pacing rate for a Reno window (tcp_update_pacing_rate):
+ * 2x cwnd/srtt in slow start, 1.2x after; max_Bps when there is no RTT. */
+static inline __u64 tcpav_reno_pacing_Bps(__u32 cwnd, __u32 slow_start, __u32 mss, __u32 srtt_us,
+					  __u64 max_Bps)
+{
+	__u64 r;
 
-		if (st->flags & TCPAV_S_PROBING)
-			cap = cap * 5 / 3;
-		rate = tcpav_min_u64(rate, cap);
-	}
-	return rate;
+	if (srtt_us == 0)
+		return max_Bps ? max_Bps : ~0ull;
+	r = tcpav_rate_Bps((__u64)cwnd * mss, srtt_us);
+	r = slow_start ? 2 * r : r + r / 5;
+	return max_Bps ? tcpav_min_u64(r, max_Bps) : r;
+}
+
+/* While flagged the flow is held to its elastic part: E's rate (exported as
+ * the valve's cap); 0 when the valve is off. */
+static inline __u64 tcpav_valve_cap_Bps(const struct tcpav_state *st, __u32 srtt_us, __u32 mss)
+{
+	if (!(st->flags & TCPAV_S_INFEASIBLE) || srtt_us == 0)
+		return 0;
+	return tcpav_rate_Bps((__u64)st->e_wnd * mss, srtt_us);
 }
 
 static inline void tcpav_clear_valve(struct tcpav_state *st)
 {
-	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING);
-	st->valve_cap_Bps = 0;
+	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING | TCPAV_S_PROBE_RESULT);
 	st->below_rounds = 0;
 	st->lossy_rounds = 0;
 }
@@ -201,6 +240,7 @@ static inline void tcpav_init(struct tcpav_state *st, __u32 init_cwnd, __u64 tar
 	st->target_Bps = target_Bps;
 	st->e_wnd = tcpav_max_u32(init_cwnd, TCPAV_E_MIN);
 	st->e_prior = st->e_wnd;
+	st->e_credit = st->e_wnd;
 	st->e_ssthresh = TCPAV_SSTHRESH_INF;
 	st->e_prior_ssthresh = TCPAV_SSTHRESH_INF;
 	st->gain = TCPAV_GAIN_UNIT;
@@ -233,11 +273,19 @@ static inline __u32 tcpav_on_loss_event(struct tcpav_state *st)
 	return st->e_wnd;
 }
 
+/* An ACK echoed a CE mark (CA_ACK_ECE): the round counts toward the valve
+ * as a lossy one. E's cut comes through the kernel's CWR (ssthresh). */
+static inline void tcpav_on_ece(struct tcpav_state *st)
+{
+	st->flags |= TCPAV_S_ROUND_ECE;
+}
+
 /* A retransmission timeout: E restarts from one packet, as Reno's cwnd. */
 static inline void tcpav_on_timeout(struct tcpav_state *st)
 {
 	st->e_wnd = TCPAV_E_MIN;
 	st->e_cnt = 0;
+	st->e_credit = tcpav_min_u32(st->e_credit, st->e_wnd);
 }
 
 static inline __u32 tcpav_cwnd(const struct tcpav_state *st)
@@ -261,21 +309,31 @@ static inline void tcpav_on_restart(struct tcpav_state *st, __u64 now_us, __u32 
 	st->round_end_delivered = delivered;
 }
 
-/* Shadow Reno: grows only while a Reno window of E would be the limit. */
+/* Shadow Reno: grows only while a Reno window of E would be the limit, by at
+ * most E acknowledged packets a round (see the header). */
 static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav_ack *ack)
 {
+	__u32 n;
+
 	if (ack->in_recovery || ack->acked == 0)
 		return;
 	if (st->e_wnd < st->e_ssthresh) {
 		/* slow start, limited as the kernel limits it: cwnd < 2 * in flight */
 		if (st->e_wnd >= 2 * ack->inflight)
 			return;
-		st->e_wnd = tcpav_min_u32(st->e_wnd + ack->acked, st->e_ssthresh);
+	} else if (ack->inflight + TCPAV_E_SLACK < st->e_wnd) {
 		return;
 	}
-	if (ack->inflight + TCPAV_E_SLACK < st->e_wnd)
+	n = tcpav_min_u32(ack->acked, st->e_credit);
+	st->e_credit -= n;
+	if (st->e_wnd < st->e_ssthresh) {
+		st->e_wnd = tcpav_min_u32(st->e_wnd + n, st->e_ssthresh);
+		/* with a target, slow start ends where E would carry g*T */
+		if (st->target_Bps && st->g_wnd && st->e_wnd >= st->g_wnd)
+			st->e_ssthresh = st->e_wnd;
 		return;
-	st->e_cnt += ack->acked;
+	}
+	st->e_cnt += n;
 	if (st->e_cnt >= st->e_wnd) {
 		st->e_cnt -= st->e_wnd;
 		st->e_wnd++;
@@ -287,68 +345,102 @@ static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav
 static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps)
 {
 	__u64 T = st->target_Bps;
-	int app_limited = (st->flags & TCPAV_S_ROUND_APP_LIMITED) != 0;
+	__u16 f = st->flags;
+	int app_limited = (f & TCPAV_S_ROUND_APP_LIMITED) != 0;
+	int window_limited = (f & TCPAV_S_ROUND_WINDOW_LIMITED) != 0;
+	int congested = st->round_losses || (f & TCPAV_S_ROUND_ECE);
 
 	st->rounds++;
-	st->flags &= (__u16)~(TCPAV_S_ROUND_APP_LIMITED | TCPAV_S_APP_LIMITED);
+	f &= (__u16)~(TCPAV_S_ROUND_APP_LIMITED | TCPAV_S_ROUND_WINDOW_LIMITED | TCPAV_S_ROUND_ECE |
+		      TCPAV_S_APP_LIMITED | TCPAV_S_WINDOW_LIMITED);
 	if (app_limited)
-		st->flags |= TCPAV_S_APP_LIMITED;
+		f |= TCPAV_S_APP_LIMITED;
+	if (window_limited)
+		f |= TCPAV_S_WINDOW_LIMITED;
+	st->e_credit = st->e_wnd;
 
-	/* A probe lasts one round. */
-	st->flags &= (__u16)~TCPAV_S_PROBING;
+	/* A probe lasts one round; the next round delivers what it sent. */
+	if ((f & TCPAV_S_PROBE_RESULT) && (f & TCPAV_S_INFEASIBLE)) {
+		f &= (__u16)~TCPAV_S_PROBE_RESULT;
+		st->flags = f;
+		if (round_Bps >= T - T / 8 && !app_limited)
+			tcpav_clear_valve(st);
+		f = st->flags;
+	}
+	if (f & TCPAV_S_PROBING)
+		f = (__u16)((f & ~TCPAV_S_PROBING) | TCPAV_S_PROBE_RESULT);
+	st->flags = f;
 
-	if (!app_limited || round_Bps > st->rate_Bps) {
+	if (!(app_limited || window_limited) || round_Bps > st->rate_Bps) {
 		st->rate_Bps = st->rate_Bps ? (3 * st->rate_Bps + round_Bps) / 4 : round_Bps;
 		st->bw_win_Bps[0] = tcpav_max_u64(st->bw_win_Bps[0], round_Bps);
 	}
 	if (st->rounds % TCPAV_PROBE_INTERVAL == 0) {
 		st->bw_win_Bps[1] = st->bw_win_Bps[0];
 		st->bw_win_Bps[0] = 0;
-		if (st->flags & TCPAV_S_INFEASIBLE) {
-			__u64 est = tcpav_bw_est(st);
-
-			if (est >= T - T / 8) {
-				tcpav_clear_valve(st);
-			} else {
-				st->valve_cap_Bps = tcpav_max_u64(est * 3 / 4, 1);
-				st->flags |= TCPAV_S_PROBING;
-			}
-		}
+		if (st->flags & TCPAV_S_INFEASIBLE)
+			st->flags |= TCPAV_S_PROBING;
 	}
-	if (T == 0 || app_limited)
+	if (T == 0 || app_limited || window_limited)
 		return;
 
 	/*
-	 * Integral control on the relative error, TCPAV_GAIN_KI per 100 %,
-	 * at most TCPAV_GAIN_STEP a round: a fixed step would make g drift up
-	 * on noisy rounds and overshoot T.
+	 * The gain follows both the smoothed rate and this round's: the round
+	 * shows a change a round before the average does, and decisions one
+	 * round late overshoot by a round's step (a deep queue makes rounds
+	 * long). Far below T (both rates) it ramps geometrically; below T
+	 * integral control on the relative error of the smoothed rate,
+	 * TCPAV_GAIN_KI per 100 %, at most TCPAV_GAIN_STEP a round (a fixed
+	 * step would make g drift up on noisy rounds); at or above T (both)
+	 * it decays, and at once to g*T/round when a round delivered more
+	 * than 9/8 T; when the two disagree it holds.
 	 */
-	if (st->rate_Bps < T) {
-		__u64 step = (T - st->rate_Bps) * TCPAV_GAIN_KI / T;
+	{
+		__u64 hi = tcpav_max_u64(st->rate_Bps, round_Bps);
+		__u64 lo = tcpav_min_u64(st->rate_Bps, round_Bps);
 
-		step = tcpav_min_u64(tcpav_max_u64(step, 1), TCPAV_GAIN_STEP);
-		st->gain = tcpav_min_u32(st->gain + (__u32)step, TCPAV_GAIN_MAX);
-	} else if (st->gain > TCPAV_GAIN_MIN) {
-		__u64 step = tcpav_min_u64(st->rate_Bps - T, T) * TCPAV_GAIN_KI / T;
-		__u32 decay = (st->gain - TCPAV_GAIN_MIN) >> TCPAV_GAIN_DECAY_SHIFT;
+		if (hi < T - T / 8) {
+			__u32 step = tcpav_max_u32(st->gain >> TCPAV_GAIN_RAMP_SHIFT, 1);
 
-		step = tcpav_max_u64(tcpav_max_u64(step, decay), 1);
-		st->gain -= (__u32)tcpav_min_u64(step, st->gain - TCPAV_GAIN_MIN);
+			st->gain = tcpav_min_u32(st->gain + step, TCPAV_GAIN_MAX);
+		} else if (hi < T) {
+			__u64 step = (T - st->rate_Bps) * TCPAV_GAIN_KI / T;
+
+			step = tcpav_min_u64(tcpav_max_u64(step, 1), TCPAV_GAIN_STEP);
+			st->gain = tcpav_min_u32(st->gain + (__u32)step, TCPAV_GAIN_MAX);
+		} else if (lo >= T && st->gain > TCPAV_GAIN_MIN) {
+			__u64 step = tcpav_min_u64(st->rate_Bps - T, T) * TCPAV_GAIN_KI / T;
+			__u32 decay = (st->gain - TCPAV_GAIN_MIN) >> TCPAV_GAIN_DECAY_SHIFT;
+			__u32 g;
+
+			step = tcpav_max_u64(tcpav_max_u64(step, decay), 1);
+			g = st->gain - (__u32)tcpav_min_u64(step, st->gain - TCPAV_GAIN_MIN);
+			if (round_Bps > T + T / 8) {
+				/* round_Bps > T > 0, so fit < g <= MAX; the shift keeps
+				 * g * T inside 64 bits for any T */
+				__u64 t = T > (1ull << 48) ? T >> 16 : T;
+				__u64 r = T > (1ull << 48) ? round_Bps >> 16 : round_Bps;
+				__u32 fit = (__u32)(st->gain * t / r);
+
+				g = tcpav_min_u32(g, tcpav_max_u32(fit, TCPAV_GAIN_MIN));
+			}
+			st->gain = g;
+		}
 	}
 
-	if (st->rate_Bps < T - T / 8) {
-		if (st->below_rounds < 0xffff)
-			st->below_rounds++;
-		if (st->round_losses && st->lossy_rounds < 0xffff)
-			st->lossy_rounds++;
-	} else {
+	if (st->rate_Bps >= T - T / 8) {
+		/* E alone (or a probe) reaches 7/8 T: T is feasible again */
+		if (st->flags & TCPAV_S_INFEASIBLE)
+			tcpav_clear_valve(st);
 		st->below_rounds = 0;
 		st->lossy_rounds = 0;
-	}
-	if (!(st->flags & TCPAV_S_INFEASIBLE) && st->below_rounds >= TCPAV_VALVE_ROUNDS &&
-	    2u * st->lossy_rounds >= st->below_rounds && st->gain >= TCPAV_GAIN_MAX) {
-		st->flags |= TCPAV_S_INFEASIBLE;
-		st->valve_cap_Bps = tcpav_max_u64(tcpav_bw_est(st) * 3 / 4, 1);
+	} else if (st->gain >= TCPAV_GAIN_MAX && !(st->flags & TCPAV_S_INFEASIBLE)) {
+		if (st->below_rounds < 0xff)
+			st->below_rounds++;
+		if (congested && st->lossy_rounds < 0xff)
+			st->lossy_rounds++;
+		if (st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds)
+			st->flags |= TCPAV_S_INFEASIBLE;
 	}
 }
 
@@ -362,6 +454,8 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	out->round_ended = 0;
 	if (ack->app_limited)
 		st->flags |= TCPAV_S_ROUND_APP_LIMITED;
+	if (ack->window_limited)
+		st->flags |= TCPAV_S_ROUND_WINDOW_LIMITED;
 	st->round_losses += ack->losses;
 
 	/* Round trip accounting, as BBR counts rounds. */
@@ -380,7 +474,7 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	tcpav_grow_elastic(st, ack);
 
 	guaranteed_Bps = tcpav_guaranteed_Bps(st);
-	if (st->target_Bps == 0) {
+	if (st->target_Bps == 0 || guaranteed_Bps == 0) {
 		st->g_wnd = 0;
 	} else {
 		__u64 g = tcpav_rate_to_pkts(guaranteed_Bps, ack->srtt_us, mss) + TCPAV_G_HEADROOM;
@@ -395,11 +489,12 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	if (st->target_Bps == 0) {
 		st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
 		out->pacing_needed = 0;
-		out->pacing_Bps = ack->max_pacing_Bps;
+		out->pacing_Bps = tcpav_reno_pacing_Bps(cwnd, st->e_wnd < st->e_ssthresh, mss, ack->srtt_us,
+							ack->max_pacing_Bps);
 		return;
 	}
 	out->pacing_needed = 1;
-	if (st->g_wnd >= st->e_wnd || ack->srtt_us == 0) {
+	if (guaranteed_Bps && (st->g_wnd >= st->e_wnd || ack->srtt_us == 0)) {
 		/* without an RTT sample E's pacing is unknown: pace at g*T */
 		if (st->g_wnd >= st->e_wnd)
 			st->flags |= TCPAV_S_G_DOMINATES;
@@ -407,10 +502,8 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 			st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
 		out->pacing_Bps = guaranteed_Bps;
 	} else {
-		__u64 r = tcpav_rate_Bps((__u64)cwnd * mss, ack->srtt_us);
-
 		st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
-		out->pacing_Bps = st->e_wnd < st->e_ssthresh ? 2 * r : r + r / 5;
+		out->pacing_Bps = tcpav_reno_pacing_Bps(cwnd, st->e_wnd < st->e_ssthresh, mss, ack->srtt_us, 0);
 	}
 	if (ack->max_pacing_Bps)
 		out->pacing_Bps = tcpav_min_u64(out->pacing_Bps, ack->max_pacing_Bps);

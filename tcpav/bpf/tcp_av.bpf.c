@@ -57,8 +57,14 @@ struct {
  */
 struct tcpav_flow_slot {
 	struct tcpav_flow_key key; /* family 0: nothing exported */
-	__u32 window_limited;      /* some round was limited by the window, not the application */
 };
+
+/* A flow is idle while all it sent fits in an initial window (RFC 6928's
+ * 10 segments): it never needed a congestion window, so it has no rate to
+ * hold to the target. iperf3's control connection stays so. (The rounds'
+ * application-limited mark cannot tell: an ACK that delivers nothing
+ * carries an unmarked rate sample.) */
+#define TCPAV_IDLE_SEGS 10u
 
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
@@ -107,14 +113,12 @@ static __always_inline void flow_export(struct sock *sk, const struct tcpav_stat
 
 	if (!slot || !slot->key.family)
 		return; /* released, or init could not store the key */
-	if (st->rounds && !(st->flags & TCPAV_F_APP_LIMITED))
-		slot->window_limited = 1;
 	__builtin_memset(&info, 0, sizeof(info));
 	info.key = slot->key;
 	info.target_bps = st->target_Bps * 8;
 	info.delivered_bps = st->rate_Bps * 8;
 	info.bw_est_bps = tcpav_bw_est(st) * 8;
-	info.valve_cap_bps = st->valve_cap_Bps * 8;
+	info.valve_cap_bps = tcpav_valve_cap_Bps(st, tp->srtt_us >> 3, tp->mss_cache) * 8;
 	info.updated_ns = bpf_ktime_get_ns();
 	info.cwnd = tp->snd_cwnd;
 	info.g_wnd = st->g_wnd;
@@ -125,8 +129,8 @@ static __always_inline void flow_export(struct sock *sk, const struct tcpav_stat
 	info.rounds = st->rounds;
 	info.loss_events = st->loss_events;
 	info.flags = st->flags & (TCPAV_F_INFEASIBLE | TCPAV_F_PROBING | TCPAV_F_G_DOMINATES |
-				  TCPAV_F_APP_LIMITED);
-	if (!slot->window_limited)
+				  TCPAV_F_APP_LIMITED | TCPAV_F_WINDOW_LIMITED);
+	if (tp->bytes_acked <= (__u64)TCPAV_IDLE_SEGS * tp->mss_cache)
 		info.flags |= TCPAV_F_IDLE;
 	bpf_map_update_elem(&tcpav_flows, &info.key, &info, BPF_ANY);
 }
@@ -155,7 +159,6 @@ void BPF_PROG(tcpav_init_sk, struct sock *sk)
 	if (slot->key.family) /* init again without release: drop the old entry */
 		bpf_map_delete_elem(&tcpav_flows, &slot->key);
 	flow_key_of(sk, &slot->key);
-	slot->window_limited = 0;
 	flow_export(sk, st);
 }
 
@@ -192,6 +195,11 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 	a.srtt_us = tp->srtt_us >> 3;
 	a.mss = tp->mss_cache;
 	a.app_limited = rs->is_app_limited;
+	/* the peer's receive window or our send buffer holds the flow back
+	 * (the kernel's chrono, as ss shows rwnd_limited/sndbuf_limited): a
+	 * larger window would not help, so the gain must not ratchet up */
+	a.window_limited = tp->chrono_type == TCP_CHRONO_RWND_LIMITED ||
+			   tp->chrono_type == TCP_CHRONO_SNDBUF_LIMITED;
 	/* as Reno: no growth while reducing (CWR, Recovery); after a timeout
 	 * (Loss) the window slow-starts again */
 	a.in_recovery = ca_state == TCP_CA_CWR || ca_state == TCP_CA_Recovery;
@@ -199,8 +207,9 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 	tcpav_on_ack(st, &a, &out);
 
 	tp->snd_cwnd = tcpav_min_u32(out.cwnd, tp->snd_cwnd_clamp);
-	if (out.pacing_needed)
-		sk->sk_pacing_rate = out.pacing_Bps;
+	/* always: with cong_control the kernel never sets it, and with T = 0
+	 * TSO autosizing (and fq) read the rate Reno would have */
+	sk->sk_pacing_rate = out.pacing_Bps;
 	if (out.round_ended) {
 		__u64 target = target_Bps_of(sk);
 
@@ -231,6 +240,14 @@ void BPF_PROG(tcpav_set_state, struct sock *sk, __u8 new_state)
 		tcpav_on_timeout(tcpav_state_of(sk));
 }
 
+/* CA_ACK_ECE: the rate sample carries no ECN-Echo, the ACK event does. */
+SEC("struct_ops")
+void BPF_PROG(tcpav_in_ack_event, struct sock *sk, __u32 flags)
+{
+	if (flags & CA_ACK_ECE)
+		tcpav_on_ece(tcpav_state_of(sk));
+}
+
 SEC("struct_ops")
 void BPF_PROG(tcpav_cwnd_event, struct sock *sk, enum tcp_ca_event ev)
 {
@@ -249,5 +266,6 @@ struct tcp_congestion_ops tcp_av_ops = {
 	.undo_cwnd = (void *)tcpav_undo_cwnd,
 	.set_state = (void *)tcpav_set_state,
 	.cwnd_event = (void *)tcpav_cwnd_event,
+	.in_ack_event = (void *)tcpav_in_ack_event,
 	.name = "tcp_av",
 };

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * flows.c - tcpavctl flows: the tcp_av flows of this host with their
- * target, goodput (delivery rate), AVR and the control law's state, read from the
- * pinned map tcp_av refreshes once per round trip (the kernel refuses
- * get_info for BPF congestion controls, so ss cannot show them).
+ * flows.c - tcpavctl flows: the tcp_av flows of this host, in every network
+ * namespace, with their target, goodput (delivery rate), AVR and the
+ * control law's state, read from the pinned map tcp_av refreshes once per
+ * round trip (the kernel refuses get_info for BPF congestion controls, so
+ * ss cannot show them). A flow leaves the map when its socket is closed
+ * or disconnected.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,25 +54,35 @@ static void endpoint_text(__u16 family, const __u32 *addr, __u16 port, char *buf
 
 static void flag_text(__u32 flags, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s%s%s", flags & TCPAV_F_INFEASIBLE ? "infeasible," : "",
+	snprintf(buf, size, "%s%s%s%s%s", flags & TCPAV_F_INFEASIBLE ? "infeasible," : "",
 		 flags & TCPAV_F_PROBING ? "probing," : "", flags & TCPAV_F_G_DOMINATES ? "guaranteed," : "elastic,",
-		 flags & TCPAV_F_APP_LIMITED ? "app-limited," : "");
+		 flags & TCPAV_F_APP_LIMITED ? "app-limited," : "", flags & TCPAV_F_IDLE ? "idle," : "");
 	if (*buf)
 		buf[strlen(buf) - 1] = '\0';
 }
 
+/* AVR is undefined without a target, and for an idle flow: one whose data
+ * all fits in an initial window (iperf3's control connection) has no rate
+ * to hold to the target. */
+static bool avr_defined(const struct tcpav_flow_info *f)
+{
+	return f->target_bps && !(f->flags & TCPAV_F_IDLE);
+}
+
 /* The names and units of avmon's JSON (README, glossary): goodput_bps is
  * the sender's smoothed delivery rate, avr the ratio of the two rates as
- * avmon computes it (tcpav_avr), null without a target. */
+ * avmon computes it (tcpav_avr), null where it is undefined; netns is the
+ * inode of the flow's network namespace. */
 static void flow_json(struct tcpav_json *j, const struct tcpav_flow_info *f, const char *src, const char *dst,
 		      const char *flags)
 {
 	tcpav_json_object_begin(j, NULL);
+	tcpav_json_u64(j, "netns", f->key.netns);
 	tcpav_json_string(j, "src", src);
 	tcpav_json_string(j, "dst", dst);
 	tcpav_json_u64(j, "target_bps", f->target_bps);
 	tcpav_json_u64(j, "goodput_bps", f->delivered_bps);
-	tcpav_json_number(j, "avr", tcpav_avr((double)f->delivered_bps, (double)f->target_bps));
+	tcpav_json_number(j, "avr", avr_defined(f) ? tcpav_avr((double)f->delivered_bps, (double)f->target_bps) : NAN);
 	tcpav_json_u64(j, "cwnd", f->cwnd);
 	tcpav_json_u64(j, "g", f->g_wnd);
 	tcpav_json_u64(j, "e", f->e_wnd);
@@ -96,9 +109,9 @@ static void print_flow(struct tcpav_json *j, const struct tcpav_flow_info *f)
 		flow_json(j, f, src, dst, flags);
 		return;
 	}
-	if (f->target_bps)
+	if (avr_defined(f))
 		snprintf(avr, sizeof(avr), "%.1f", tcpav_avr_pct((double)f->delivered_bps, (double)f->target_bps));
-	printf("%-22s %-22s %12s %12s %6s %6u %6u %6u %5.2f %8.1f  %s\n", src, dst,
+	printf("%-10u %-22s %-22s %12s %12s %6s %6u %6u %6u %5.2f %8.1f  %s\n", f->key.netns, src, dst,
 	       f->target_bps ? tcpav_format_rate(f->target_bps, t, sizeof(t)) : "-",
 	       tcpav_format_rate(f->delivered_bps, d, sizeof(d)), avr, f->cwnd, f->g_wnd, f->e_wnd,
 	       f->gain_q8 / 256.0, f->srtt_us / 1000.0, flags);
@@ -115,7 +128,7 @@ static int print_table(int fd, bool json)
 		tcpav_json_init(&j, stdout);
 		tcpav_json_array_begin(&j, NULL);
 	} else {
-		printf("%-22s %-22s %12s %12s %6s %6s %6s %6s %5s %8s  %s\n", "LOCAL", "PEER", "TARGET", "GOODPUT",
+		printf("%-10s %-22s %-22s %12s %12s %6s %6s %6s %6s %5s %8s  %s\n", "NETNS", "LOCAL", "PEER", "TARGET", "GOODPUT",
 		       "AVR%", "CWND", "G", "E", "GAIN", "SRTT(ms)", "FLAGS");
 	}
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {

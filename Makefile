@@ -50,9 +50,9 @@ UTIL_LIBS :=  # what libtcpavutil itself links (none today)
 CTL_SRCS := $(wildcard tcpav/ctl/*.c)
 BPF_PROGS := tcp_av policy
 SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
-UNIT_TESTS := test_core test_units test_metrics test_json test_core_cxx
+UNIT_TESTS := test_core test_units test_metrics test_json test_core_cxx test_frame_schedule
 CXX      ?= c++
-TOOLS := set_target_probe gen_radiotap pcap_mangle bulk_flow vlan_tag
+TOOLS := set_target_probe gen_radiotap pcap_mangle bulk_flow vlan_tag frame_sender
 # BTF of kernels tcp_av refuses, for tcpavctl --btf FILE load (tests/btf)
 BTF_FIXTURES := $(patsubst tests/btf/%.c,$(BUILD)/tests/%.o,$(wildcard tests/btf/*.c))
 
@@ -178,6 +178,14 @@ $(BUILD)/tests/bulk_flow: tests/tools/bulk_flow.c
 $(BUILD)/tests/vlan_tag: tests/tools/vlan_tag.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< -lpcap
+
+# video-like traffic (tests/integration/video_among_cubic.sh): rates and the
+# JSON writer from libtcpavutil, no libbpf; the frame sizes are unit-tested
+$(BUILD)/tests/frame_sender: tests/tools/frame_sender.c tests/tools/frame_schedule.h $(HEADERS) $(BUILD)/libtcpavutil.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpavutil.a -lm
+
+$(BUILD)/tests/test_frame_schedule: tests/tools/frame_schedule.h
 
 # --- fuzzing the decoders and the analysis (libFuzzer), seeded by the
 # repository's tests/captures (and $TCPAV_CAPTURES when present); `check`

@@ -53,6 +53,7 @@ SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
 UNIT_TESTS := test_core test_units test_metrics test_json test_core_cxx test_frame_schedule
 CXX      ?= c++
 TOOLS := set_target_probe gen_radiotap pcap_mangle bulk_flow vlan_tag frame_sender
+TOOLS += tc_impair
 # BTF of kernels tcp_av refuses, for tcpavctl --btf FILE load (tests/btf)
 BTF_FIXTURES := $(patsubst tests/btf/%.c,$(BUILD)/tests/%.o,$(wildcard tests/btf/*.c))
 
@@ -178,6 +179,20 @@ $(BUILD)/tests/bulk_flow: tests/tools/bulk_flow.c
 $(BUILD)/tests/vlan_tag: tests/tools/vlan_tag.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< -lpcap
+
+# tc_impair (outage and ECN impairments for the integration tests): a
+# cls_bpf program with a skeleton, built like tcp_av's; rates parsed by
+# libtcpavutil, the clsact's other filters listed with libnl-route
+$(BUILD)/tests/tc_impair.bpf.o: tests/tools/tc_impair.bpf.c tests/tools/tc_impair.h $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/tc_impair.skel.h: $(BUILD)/tests/tc_impair.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@
+
+$(BUILD)/tests/tc_impair: tests/tools/tc_impair.c tests/tools/tc_impair.h $(BUILD)/tests/tc_impair.skel.h $(HEADERS) $(BUILD)/libtcpavutil.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) -I$(BUILD)/tests -Itests/tools $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpavutil.a $(LIBBPF_LIBS) $(NL_LIBS) -lm
 
 # video-like traffic (tests/integration/video_among_cubic.sh): rates and the
 # JSON writer from libtcpavutil, no libbpf; the frame sizes are unit-tested

@@ -52,7 +52,7 @@ BPF_PROGS := tcp_av policy
 SKELS := $(BPF_PROGS:%=$(BUILD)/%.skel.h)
 UNIT_TESTS := test_core test_units test_metrics test_json test_core_cxx test_frame_schedule
 CXX      ?= c++
-TOOLS := set_target_probe gen_radiotap pcap_mangle bulk_flow vlan_tag frame_sender
+TOOLS := set_target_probe gen_radiotap pcap_mangle bulk_flow vlan_tag frame_sender flow_life
 TOOLS += tc_impair
 # BTF of kernels tcp_av refuses, for tcpavctl --btf FILE load (tests/btf)
 BTF_FIXTURES := $(patsubst tests/btf/%.c,$(BUILD)/tests/%.o,$(wildcard tests/btf/*.c))
@@ -173,6 +173,10 @@ $(BUILD)/tests/pcap_mangle: tests/tools/pcap_mangle.c $(HEADERS) $(BUILD)/libavm
 	$(CC) $(CFLAGS_ALL) -Imonitor $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libavmon.a -lpcap -lm
 
 $(BUILD)/tests/bulk_flow: tests/tools/bulk_flow.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $<
+
+$(BUILD)/tests/flow_life: tests/tools/flow_life.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $<
 

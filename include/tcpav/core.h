@@ -43,10 +43,11 @@
  * TCPAV_VALVE_ROUNDS rounds with the gain at its maximum, and at least one
  * of them saw losses or ECN marks, T is judged infeasible: the flow is
  * flagged and G is switched off, so the flow is its elastic part alone, a
- * Reno (competitors are never starved while T cannot be served). Every
- * TCPAV_PROBE_INTERVAL rounds one round is paced at g*T again; if the round
- * that delivers it reaches 7/8 T the flag clears (T became feasible). A new
- * target clears the flag too. Departure from the design text: "T above a
+ * Reno (competitors are never starved while T cannot be served). The flag
+ * clears when E alone delivers 7/8 T (competitors left), when the target
+ * changes, and for a retest every TCPAV_RETEST_ROUNDS rounds: G comes back
+ * at the gain it had and the valve judges again (a few rounds of pressure
+ * in hundreds, not a probe burst every few). Departure from the design text: "T above a
  * fraction of the estimated bottleneck" is not a separate trigger (a flow
  * paced at T cannot see a bottleneck above T).
  *
@@ -79,7 +80,8 @@
 #define TCPAV_SSTHRESH_INF 0x7fffffffu
 #define TCPAV_WND_MAX 0x100000u        /* clamp on G and E, packets */
 #define TCPAV_VALVE_ROUNDS 3u          /* rounds at maximum gain under 7/8 T */
-#define TCPAV_PROBE_INTERVAL 32u       /* rounds per bandwidth window / probe */
+#define TCPAV_PROBE_INTERVAL 32u       /* rounds per bandwidth window */
+#define TCPAV_RETEST_ROUNDS 256u       /* rounds flagged before T is tried again */
 #define TCPAV_ROUND_MIN_US 1000u       /* shortest round used for a rate */
 #define TCPAV_USEC_PER_SEC 1000000ull
 #define TCPAV_BYTES_MAX 10000000000000ull /* keeps bytes * 1e6 inside 64 bits */
@@ -94,7 +96,6 @@
 #define TCPAV_S_ROUND_APP_LIMITED 0x100u /* some sample in this round was */
 #define TCPAV_S_ROUND_WINDOW_LIMITED 0x200u
 #define TCPAV_S_ROUND_ECE 0x400u       /* an ACK of this round echoed CE */
-#define TCPAV_S_PROBE_RESULT 0x800u    /* this round delivers the probe's data */
 
 /*
  * Per-flow state. It lives in the socket's icsk_ca_priv area (104 bytes in
@@ -190,11 +191,10 @@ static inline __u64 tcpav_bw_est(const struct tcpav_state *st)
 	return tcpav_max_u64(st->bw_win_Bps[0], st->bw_win_Bps[1]);
 }
 
-/* Rate G is sized for: g * T; none while the valve holds the flow to E
- * (except in a probe round). */
+/* Rate G is sized for: g * T; none while the valve holds the flow to E. */
 static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
 {
-	if ((st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_PROBING)) == TCPAV_S_INFEASIBLE)
+	if (st->flags & TCPAV_S_INFEASIBLE)
 		return 0;
 	return (st->target_Bps >> 8) * st->gain + (((st->target_Bps & 0xff) * st->gain) >> 8);
 }
@@ -224,7 +224,7 @@ static inline __u64 tcpav_valve_cap_Bps(const struct tcpav_state *st, __u32 srtt
 
 static inline void tcpav_clear_valve(struct tcpav_state *st)
 {
-	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING | TCPAV_S_PROBE_RESULT);
+	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING);
 	st->below_rounds = 0;
 	st->lossy_rounds = 0;
 }
@@ -359,16 +359,6 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps)
 		f |= TCPAV_S_WINDOW_LIMITED;
 	st->e_credit = st->e_wnd;
 
-	/* A probe lasts one round; the next round delivers what it sent. */
-	if ((f & TCPAV_S_PROBE_RESULT) && (f & TCPAV_S_INFEASIBLE)) {
-		f &= (__u16)~TCPAV_S_PROBE_RESULT;
-		st->flags = f;
-		if (round_Bps >= T - T / 8 && !app_limited)
-			tcpav_clear_valve(st);
-		f = st->flags;
-	}
-	if (f & TCPAV_S_PROBING)
-		f = (__u16)((f & ~TCPAV_S_PROBING) | TCPAV_S_PROBE_RESULT);
 	st->flags = f;
 
 	if (!(app_limited || window_limited) || round_Bps > st->rate_Bps) {
@@ -378,8 +368,12 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps)
 	if (st->rounds % TCPAV_PROBE_INTERVAL == 0) {
 		st->bw_win_Bps[1] = st->bw_win_Bps[0];
 		st->bw_win_Bps[0] = 0;
-		if (st->flags & TCPAV_S_INFEASIBLE)
-			st->flags |= TCPAV_S_PROBING;
+	}
+	/* Retest: T is tried again (at the gain it had); the valve judges
+	 * it anew within TCPAV_VALVE_ROUNDS rounds at that gain. */
+	if ((st->flags & TCPAV_S_INFEASIBLE) && st->rounds % TCPAV_RETEST_ROUNDS == 0) {
+		tcpav_clear_valve(st);
+		st->flags |= TCPAV_S_PROBING;
 	}
 	if (T == 0 || app_limited || window_limited)
 		return;
@@ -429,8 +423,8 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps)
 	}
 
 	if (st->rate_Bps >= T - T / 8) {
-		/* E alone (or a probe) reaches 7/8 T: T is feasible again */
-		if (st->flags & TCPAV_S_INFEASIBLE)
+		/* E alone (or a retest) reaches 7/8 T: T is feasible again */
+		if (st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_PROBING))
 			tcpav_clear_valve(st);
 		st->below_rounds = 0;
 		st->lossy_rounds = 0;
@@ -440,7 +434,7 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps)
 		if (congested && st->lossy_rounds < 0xff)
 			st->lossy_rounds++;
 		if (st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds)
-			st->flags |= TCPAV_S_INFEASIBLE;
+			st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
 	}
 }
 

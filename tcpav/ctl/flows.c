@@ -54,9 +54,10 @@ static void endpoint_text(__u16 family, const __u32 *addr, __u16 port, char *buf
 
 static void flag_text(__u32 flags, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s%s%s%s", flags & TCPAV_F_INFEASIBLE ? "infeasible," : "",
+	snprintf(buf, size, "%s%s%s%s%s%s", flags & TCPAV_F_INFEASIBLE ? "infeasible," : "",
 		 flags & TCPAV_F_PROBING ? "probing," : "", flags & TCPAV_F_G_DOMINATES ? "guaranteed," : "elastic,",
-		 flags & TCPAV_F_APP_LIMITED ? "app-limited," : "", flags & TCPAV_F_IDLE ? "idle," : "");
+		 flags & TCPAV_F_APP_LIMITED ? "app-limited," : "",
+		 flags & TCPAV_F_WINDOW_LIMITED ? "window-limited," : "", flags & TCPAV_F_IDLE ? "idle," : "");
 	if (*buf)
 		buf[strlen(buf) - 1] = '\0';
 }
@@ -94,13 +95,14 @@ static void flow_json(struct tcpav_json *j, const struct tcpav_flow_info *f, con
 	tcpav_json_u64(j, "rounds", f->rounds);
 	tcpav_json_u64(j, "loss_events", f->loss_events);
 	tcpav_json_bool(j, "infeasible", f->flags & TCPAV_F_INFEASIBLE);
+	tcpav_json_bool(j, "window_limited", f->flags & TCPAV_F_WINDOW_LIMITED);
 	tcpav_json_string(j, "flags", flags);
 	tcpav_json_object_end(j);
 }
 
 static void print_flow(struct tcpav_json *j, const struct tcpav_flow_info *f)
 {
-	char src[64], dst[64], flags[64], t[24], d[24], avr[16] = "-";
+	char src[64], dst[64], flags[80], t[24], d[24], avr[16] = "-";
 
 	endpoint_text(f->key.family, f->key.saddr, f->key.sport, src, sizeof(src));
 	endpoint_text(f->key.family, f->key.daddr, f->key.dport, dst, sizeof(dst));

@@ -60,7 +60,7 @@ tb_flows_wait "$TMP" >"$TMP/goodput" || true
 echo "# flows --json: $(jq -c '[.[] | {target_bps, goodput_bps, avr}]' "$TMP/flows.json")"
 check "flows --json parses: an array with the documented keys" \
     jq -e 'length > 0 and all(.[]; ([keys[]] | sort) == ["avr", "bw_est_bps", "cwnd", "dst", "e", "flags", "g", "gain",
-        "goodput_bps", "infeasible", "loss_events", "mss", "netns", "rounds", "src", "srtt_us", "target_bps", "valve_cap_bps"])' \
+        "goodput_bps", "infeasible", "loss_events", "mss", "netns", "rounds", "src", "srtt_us", "target_bps", "valve_cap_bps", "window_limited"])' \
     "$TMP/flows.json"
 # the data flow: the busiest one with the target
 data_flow='[.[] | select(.target_bps == 8000000)] | max_by(.goodput_bps)'

@@ -41,15 +41,31 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } tcpav_rules SEC(".maps");
 
-/* The connection's own view: local ("src") and remote ("dst") ends. */
+/*
+ * The connection's own view: local ("src") and remote ("dst") ends. An IPv4
+ * connection of an IPv6 socket (a dual-stack listener, or a connect to
+ * ::ffff:a.b.c.d) has family AF_INET6 and IPv4-mapped addresses; is_v4
+ * and src4/dst4 give its IPv4 view, which IPv4 rules match, while IPv6
+ * rules still see the mapped form (::ffff:0:0/96 prefixes keep working).
+ */
 struct conn {
 	__u32 src[4];
 	__u32 dst[4];
+	__u32 src4;
+	__u32 dst4;
 	__u16 sport;
 	__u16 dport;
 	__u16 family;
+	__u16 is_v4;
 	__u64 cgroup_id;
 };
+
+static __always_inline int prefix_match4(__u32 addr, __u32 net, __u32 len)
+{
+	__u32 mask = len >= 32 ? 0xffffffffu : bpf_htonl(~(0xffffffffu >> len));
+
+	return len == 0 || ((addr ^ net) & mask) == 0;
+}
 
 static __always_inline int prefix_match(const __u32 *addr, const __u32 *net, __u32 len)
 {
@@ -73,12 +89,23 @@ static __always_inline int rule_matches(const struct tcpav_rule *r, const struct
 		return 0;
 	if ((r->match & TCPAV_M_DPORT) && r->dport != c->dport)
 		return 0;
-	if ((r->match & (TCPAV_M_SRC | TCPAV_M_DST)) && r->family != c->family)
-		return 0;
-	if ((r->match & TCPAV_M_SRC) && !prefix_match(c->src, r->src, r->src_len))
-		return 0;
-	if ((r->match & TCPAV_M_DST) && !prefix_match(c->dst, r->dst, r->dst_len))
-		return 0;
+	if (r->match & (TCPAV_M_SRC | TCPAV_M_DST)) {
+		if (r->family == AF_INET) {
+			if (!c->is_v4)
+				return 0;
+			if ((r->match & TCPAV_M_SRC) && !prefix_match4(c->src4, r->src[0], r->src_len))
+				return 0;
+			if ((r->match & TCPAV_M_DST) && !prefix_match4(c->dst4, r->dst[0], r->dst_len))
+				return 0;
+		} else {
+			if (c->family != AF_INET6)
+				return 0;
+			if ((r->match & TCPAV_M_SRC) && !prefix_match(c->src, r->src, r->src_len))
+				return 0;
+			if ((r->match & TCPAV_M_DST) && !prefix_match(c->dst, r->dst, r->dst_len))
+				return 0;
+		}
+	}
 	if ((r->match & TCPAV_M_CGROUP) && r->cgroup_id != c->cgroup_id)
 		return 0;
 	return 1;
@@ -118,9 +145,17 @@ static __always_inline void conn_of(struct bpf_sock_ops *skops, struct conn *c)
 		c->dst[1] = skops->remote_ip6[1];
 		c->dst[2] = skops->remote_ip6[2];
 		c->dst[3] = skops->remote_ip6[3];
+		/* ::ffff:a.b.c.d, both ends mapped: an IPv4 connection */
+		c->is_v4 = c->dst[0] == 0 && c->dst[1] == 0 && c->dst[2] == bpf_htonl(0xffff) &&
+			   c->src[0] == 0 && c->src[1] == 0 && c->src[2] == bpf_htonl(0xffff);
+		c->src4 = c->src[3];
+		c->dst4 = c->dst[3];
 	} else {
 		c->src[0] = skops->local_ip4;
 		c->dst[0] = skops->remote_ip4;
+		c->src4 = c->src[0];
+		c->dst4 = c->dst[0];
+		c->is_v4 = 1;
 	}
 	c->cgroup_id = sock_cgroup_id(skops);
 }

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -94,6 +96,50 @@ int ctl_open_pinned_map(const struct ctl *ctl, const char *name)
 	return fd;
 }
 
+/*
+ * Writers of tcpav_rules (rule add/del/gc, exec) take an exclusive flock on
+ * the pin directory itself: an array map has no compare-and-set (BPF_NOEXIST
+ * is refused for arrays), so choosing a free slot and the next id is a
+ * read-then-write that two tcpavctl processes could interleave. A flock is
+ * what iptables (xtables.lock) and flock(1) users know: it is released when
+ * the holder exits, even by SIGKILL, so no stale lock is left, and readers
+ * (rule list, the policy program) need none because every slot is written in
+ * one map update. bpffs holds no regular files, so the directory is the lock.
+ * Holders keep it for a few map operations; waiting 5 s means a stuck holder.
+ */
+int ctl_lock_rules(const struct ctl *ctl)
+{
+	int fd = open(ctl->pin_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == ENOENT)
+			ctl_error("tcp_av is not loaded (no %s): run '" CTL_NAME " load' first", ctl->pin_dir);
+		else
+			ctl_error("cannot open %s: %s", ctl->pin_dir, strerror(errno));
+		return -1;
+	}
+	for (int i = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; i++) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			ctl_error("cannot lock %s: %s", ctl->pin_dir, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (i == 500) {
+			ctl_error("another " CTL_NAME " has held the rules lock on %s for 5 s", ctl->pin_dir);
+			close(fd);
+			return -1;
+		}
+		nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+	}
+	return fd;
+}
+
+void ctl_unlock_rules(int lock_fd)
+{
+	if (lock_fd >= 0)
+		close(lock_fd); /* releases the flock */
+}
+
 /* cgroup v2: /sys/fs/cgroup on unified systems, else the hybrid mount. */
 const char *ctl_cgroup_root(void)
 {
@@ -102,6 +148,39 @@ const char *ctl_cgroup_root(void)
 	if (is_fs("/sys/fs/cgroup/unified", CGROUP2_SUPER_MAGIC))
 		return "/sys/fs/cgroup/unified";
 	return NULL;
+}
+
+/*
+ * The cgroup v2 directory this process belongs to: the "0::PATH" line of
+ * /proc/self/cgroup, below the mount ctl_cgroup_root() finds (in a cgroup
+ * namespace both are relative to the namespace's root, so they agree).
+ */
+int ctl_self_cgroup(char *buf, size_t len)
+{
+	const char *root = ctl_cgroup_root();
+	char line[PATH_MAX + 8];
+	FILE *f;
+	int n = -1;
+
+	if (!root)
+		return ctl_error("no cgroup v2 hierarchy mounted (looked at /sys/fs/cgroup and /sys/fs/cgroup/unified)");
+	f = fopen("/proc/self/cgroup", "re");
+	if (!f)
+		return ctl_error("cannot read /proc/self/cgroup: %s", strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::/", 4) != 0)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		/* "0::/" is the root itself */
+		n = snprintf(buf, len, "%s%s", root, strcmp(line + 3, "/") == 0 ? "" : line + 3);
+		break;
+	}
+	fclose(f);
+	if (n < 0)
+		return ctl_error("/proc/self/cgroup has no cgroup v2 line (0::PATH)");
+	if ((size_t)n >= len)
+		return ctl_error("cgroup path too long: %s", line + 3);
+	return 0;
 }
 
 /* A cgroup's id is its kernfs node id, which name_to_handle_at returns. */
@@ -120,6 +199,46 @@ int ctl_cgroup_id(const char *path, __u64 *id)
 		return ctl_error("--cgroup %s: %s", path, strerror(errno));
 	memcpy(id, h.fh.f_handle, sizeof(*id));
 	return 0;
+}
+
+/*
+ * Whether the cgroup with this id still exists: 1 yes, 0 no, -1 cannot
+ * tell. cgroup2 file handles are the kernfs id that name_to_handle_at gives
+ * (ctl_cgroup_id); opening one of a removed cgroup fails with ESTALE. Ids
+ * are not reused while the system runs, so a rule for a removed cgroup can
+ * never match again.
+ */
+int ctl_cgroup_exists(__u64 id)
+{
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h;
+	const char *root = ctl_cgroup_root();
+	int mount_id, root_fd, fd, ret;
+
+	if (!root)
+		return -1;
+	root_fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root_fd < 0)
+		return -1;
+	/* the root's own handle gives the handle type (FILEID_KERNFS) */
+	h.fh.handle_bytes = sizeof(h.id);
+	if (name_to_handle_at(root_fd, "", &h.fh, &mount_id, AT_EMPTY_PATH) < 0) {
+		close(root_fd);
+		return -1;
+	}
+	h.fh.handle_bytes = sizeof(h.id);
+	memcpy(h.fh.f_handle, &id, sizeof(id));
+	fd = open_by_handle_at(root_fd, &h.fh, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		close(fd);
+		ret = 1;
+	} else {
+		ret = errno == ESTALE || errno == ENOENT ? 0 : -1;
+	}
+	close(root_fd);
+	return ret;
 }
 
 bool ctl_cc_available(const char *name)

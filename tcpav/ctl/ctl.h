@@ -47,7 +47,13 @@ int ctl_pin_dir_create(const struct ctl *ctl);
 bool ctl_is_loaded(const struct ctl *ctl);
 int ctl_open_pinned_map(const struct ctl *ctl, const char *name);
 const char *ctl_cgroup_root(void);
+int ctl_self_cgroup(char *buf, size_t len);
+/* the rules lock: an fd holding an exclusive flock on the pin directory,
+ * or -1 after one error line */
+int ctl_lock_rules(const struct ctl *ctl);
+void ctl_unlock_rules(int lock_fd);
 int ctl_cgroup_id(const char *path, __u64 *id);
+int ctl_cgroup_exists(__u64 id);
 bool ctl_cc_available(const char *name);
 
 /* command families */
@@ -58,9 +64,14 @@ int cmd_rule(struct ctl *ctl, int argc, char **argv);
 int cmd_flows(struct ctl *ctl, int argc, char **argv);
 int cmd_exec(struct ctl *ctl, int argc, char **argv);
 
-/* rule.c, also used by exec.c */
+/* rule.c, also used by exec.c and lifecycle.c */
 int rule_insert(const struct ctl *ctl, struct tcpav_rule *rule);
-int rule_remove(const struct ctl *ctl, uint32_t id);
+int rule_insert_locked(const struct ctl *ctl, struct tcpav_rule *rule);
+int rule_remove(const struct ctl *ctl, uint32_t id, __u64 cgroup_id);
 int rule_set_cc(struct tcpav_rule *rule, const char *cc, const char *rate);
+int rule_gc(const struct ctl *ctl);
+
+/* exec.c: removes the cgroups of ended execs (caller holds the rules lock) */
+void exec_gc_cgroups(void);
 
 #endif /* TCPAV_CTL_H */

@@ -7,7 +7,8 @@
  * cgroup v2 root through a pinned link. libbpf 1.1 has no struct_ops links,
  * so the registration outlives this process; unload deletes the struct_ops
  * map element, which unregisters tcp_av (sockets already on it keep a
- * reference and run to their end), then removes every pin.
+ * reference and run to their end), then removes every pin. load also runs
+ * `rule gc`: what an exec killed with SIGKILL left goes with the next load.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -76,7 +77,7 @@ int cmd_load(struct ctl *ctl, int argc, char **argv)
 	const char *cgroup_root;
 	char path[PATH_MAX];
 	bool registered = false;
-	int cg_fd = -1, err = 1, r;
+	int cg_fd = -1, err = 1, gc_err = 0, r;
 
 	if ((r = no_args("load", argc, argv)))
 		return r < 0 ? 0 : r;
@@ -91,7 +92,7 @@ int cmd_load(struct ctl *ctl, int argc, char **argv)
 		return 1;
 	if (ctl_is_loaded(ctl)) {
 		printf("tcp_av already loaded (pins under %s)\n", ctl->pin_dir);
-		return 0;
+		return rule_gc(ctl); /* what killed execs left */
 	}
 	if (ctl_cc_available(TCPAV_CC_NAME))
 		return ctl_error("load: a congestion control named tcp_av is registered but not pinned under %s "
@@ -149,6 +150,8 @@ int cmd_load(struct ctl *ctl, int argc, char **argv)
 	}
 	printf("tcp_av loaded: pins under %s, policy on cgroup %s\n", ctl->pin_dir, cgroup_root);
 	err = 0;
+	/* the cgroups of execs killed before an unload or reboot of tcp_av */
+	gc_err = rule_gc(ctl);
 out:
 	if (err) {
 		if (registered)
@@ -160,7 +163,7 @@ out:
 		close(cg_fd);
 	policy_bpf__destroy(policy);
 	tcp_av_bpf__destroy(cc);
-	return err;
+	return err ? err : gc_err;
 }
 
 int cmd_unload(struct ctl *ctl, int argc, char **argv)

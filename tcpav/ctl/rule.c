@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rule.c - tcpavctl rule add / del / list: the rules the policy program
- * applies at connect and accept (see tcpav/bpf/policy.bpf.c).
+ * rule.c - tcpavctl rule add / del / list / gc: the rules the policy
+ * program applies at connect and accept (see tcpav/bpf/policy.bpf.c).
  *
  * Rules sit in the pinned array tcpav_rules; a slot with id 0 is free. A
  * rule is written in one map update, so the program never sees half a rule.
+ * Writers hold the rules lock (ctl_lock_rules in bpffs.c).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -89,8 +90,12 @@ int rule_set_cc(struct tcpav_rule *rule, const char *cc, const char *rate)
 	return 0;
 }
 
-/* Writes rule into a free slot with the next id; sets rule->id. */
-int rule_insert(const struct ctl *ctl, struct tcpav_rule *rule)
+/*
+ * Writes rule into a free slot with the next id (one more than the highest
+ * in use) and sets rule->id. The caller holds the rules lock
+ * (ctl_lock_rules), so no other tcpavctl picks the same slot or id.
+ */
+int rule_insert_locked(const struct ctl *ctl, struct tcpav_rule *rule)
 {
 	struct tcpav_rule slot;
 	__u32 free_slot = TCPAV_MAX_RULES, max_id = 0;
@@ -121,26 +126,92 @@ int rule_insert(const struct ctl *ctl, struct tcpav_rule *rule)
 	return 0;
 }
 
-int rule_remove(const struct ctl *ctl, uint32_t id)
+int rule_insert(const struct ctl *ctl, struct tcpav_rule *rule)
+{
+	int lock = ctl_lock_rules(ctl), r;
+
+	if (lock < 0)
+		return 1;
+	r = rule_insert_locked(ctl, rule);
+	ctl_unlock_rules(lock);
+	return r;
+}
+
+/* Empties the slot of rule id (and, when cgroup_id is not 0, of that
+ * cgroup: exec removes only its own rule, even if its id was deleted and
+ * given to another since). The caller holds the rules lock. */
+static int rule_remove_locked(int fd, uint32_t id, __u64 cgroup_id)
 {
 	struct tcpav_rule slot, empty;
-	int fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
 
-	if (fd < 0)
-		return 1;
 	memset(&empty, 0, sizeof(empty));
 	for (__u32 i = 0; i < TCPAV_MAX_RULES; i++) {
-		if (bpf_map_lookup_elem(fd, &i, &slot) == 0 && slot.id == id) {
-			int r = bpf_map_update_elem(fd, &i, &empty, BPF_ANY);
-
-			close(fd);
-			if (r < 0)
+		if (bpf_map_lookup_elem(fd, &i, &slot) == 0 && slot.id == id &&
+		    (cgroup_id == 0 || ((slot.match & TCPAV_M_CGROUP) && slot.cgroup_id == cgroup_id))) {
+			if (bpf_map_update_elem(fd, &i, &empty, BPF_ANY) < 0)
 				return ctl_error("rule del %u: %s", id, strerror(errno));
 			return 0;
 		}
 	}
-	close(fd);
 	return ctl_error("rule del: no rule with id %u", id);
+}
+
+int rule_remove(const struct ctl *ctl, uint32_t id, __u64 cgroup_id)
+{
+	int lock, fd, r;
+
+	lock = ctl_lock_rules(ctl);
+	if (lock < 0)
+		return 1;
+	fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
+	if (fd < 0) {
+		ctl_unlock_rules(lock);
+		return 1;
+	}
+	r = rule_remove_locked(fd, id, cgroup_id);
+	close(fd);
+	ctl_unlock_rules(lock);
+	return r;
+}
+
+/*
+ * rule gc: what a `tcpavctl exec` killed with SIGKILL (or a cgroup removed
+ * by hand) leaves behind. First the exec cgroups whose tcpavctl has ended
+ * and in which no process runs any more (exec_gc_cgroups), then every
+ * cgroup rule whose cgroup no longer exists. A cgroup in which processes
+ * still run is kept, with its rule: they are what the rule is for, and gc
+ * kills nothing. Prints one line per thing removed or kept.
+ */
+int rule_gc(const struct ctl *ctl)
+{
+	struct tcpav_rule slot, empty;
+	int lock, fd, err = 0;
+
+	lock = ctl_lock_rules(ctl);
+	if (lock < 0)
+		return 1;
+	fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
+	if (fd < 0) {
+		ctl_unlock_rules(lock);
+		return 1;
+	}
+	exec_gc_cgroups();
+	memset(&empty, 0, sizeof(empty));
+	for (__u32 i = 0; i < TCPAV_MAX_RULES; i++) {
+		if (bpf_map_lookup_elem(fd, &i, &slot) < 0 || slot.id == 0 || !(slot.match & TCPAV_M_CGROUP))
+			continue;
+		if (ctl_cgroup_exists(slot.cgroup_id) != 0)
+			continue; /* exists, or cannot tell: keep */
+		if (bpf_map_update_elem(fd, &i, &empty, BPF_ANY) < 0) {
+			err = ctl_error("rule gc: removing rule %u: %s", slot.id, strerror(errno));
+			break;
+		}
+		printf("removed rule %u: its cgroup (id %llu) no longer exists\n", slot.id,
+		       (unsigned long long)slot.cgroup_id);
+	}
+	close(fd);
+	ctl_unlock_rules(lock);
+	return err;
 }
 
 static int rule_add(struct ctl *ctl, int argc, char **argv)
@@ -298,7 +369,7 @@ static int rule_del(struct ctl *ctl, int argc, char **argv)
 	id = strtoul(argv[1], &end, 10);
 	if (errno || end == argv[1] || *end || id == 0 || id > UINT32_MAX)
 		return ctl_error("rule del: '%s' is not a rule id", argv[1]);
-	if (ctl_require_root("rule del") || rule_remove(ctl, (uint32_t)id))
+	if (ctl_require_root("rule del") || rule_remove(ctl, (uint32_t)id, 0))
 		return 1;
 	printf("rule %lu deleted\n", id);
 	return 0;
@@ -308,7 +379,8 @@ static const char rule_usage[] =
 	"Usage: " CTL_NAME " rule add [--sport P] [--dport P] [--src ADDR[/LEN]] [--dst ADDR[/LEN]]\n"
 	"                          [--cgroup PATH] --cc NAME [--rate RATE]\n"
 	"       " CTL_NAME " rule del ID\n"
-	"       " CTL_NAME " rule list [--json]\n";
+	"       " CTL_NAME " rule list [--json]\n"
+	"       " CTL_NAME " rule gc\n";
 
 static bool wants_help(int argc, char **argv)
 {
@@ -325,12 +397,19 @@ int cmd_rule(struct ctl *ctl, int argc, char **argv)
 		return 0;
 	}
 	if (argc < 2)
-		return ctl_error("rule: expected add, del or list");
+		return ctl_error("rule: expected add, del, list or gc");
 	if (strcmp(argv[1], "add") == 0)
 		return rule_add(ctl, argc - 1, argv + 1);
 	if (strcmp(argv[1], "del") == 0)
 		return rule_del(ctl, argc - 1, argv + 1);
 	if (strcmp(argv[1], "list") == 0)
 		return rule_list(ctl, argc - 1, argv + 1);
-	return ctl_error("rule: unknown subcommand '%s' (add, del, list)", argv[1]);
+	if (strcmp(argv[1], "gc") == 0) {
+		if (argc > 2)
+			return ctl_error("rule gc: unexpected argument '%s'", argv[2]);
+		if (ctl_require_root("rule gc"))
+			return 1;
+		return rule_gc(ctl);
+	}
+	return ctl_error("rule: unknown subcommand '%s' (add, del, list, gc)", argv[1]);
 }

@@ -26,8 +26,8 @@ static const struct ctl_cmd commands[] = {
 	{"status", cmd_status, "[--json]", "show what is loaded"},
 	{"rule", cmd_rule,
 	 "add [--sport P] [--dport P] [--src ADDR[/LEN]] [--dst ADDR[/LEN]] [--cgroup PATH] --cc NAME [--rate RATE]\n"
-	 "                | rule del ID | rule list [--json]",
-	 "per-flow congestion control for unmodified programs"},
+	 "                | rule del ID | rule list [--json] | rule gc",
+	 "per-flow congestion control for unmodified programs; gc removes what killed execs left"},
 	{"flows", cmd_flows, "[--json] [--watch SECONDS]", "live table of tcp_av flows"},
 	{"exec", cmd_exec, "--rate RATE [--cc NAME] -- CMD [ARG...]", "run CMD with its TCP flows on tcp_av at RATE"},
 };

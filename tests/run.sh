@@ -214,7 +214,7 @@ if [[ $mode == all || $mode == integration ]]; then
 		# the tests that drive tcpavctl, libtcpav, apstat and apqos
 		# hardest, again with the ASan/UBSan build
 		if [[ -n $sanbuild ]]; then
-			for t in bad_input.sh rules_exec_api.sh json_names.sh unload_while_running.sh \
+			for t in bad_input.sh rules_exec_api.sh rules_lifecycle.sh json_names.sh unload_while_running.sh \
 				apstat_no_nl80211.sh apqos_bad_input.sh apqos_manage.sh apqos_force_keep.sh; do
 				TCPAV_BUILD=$sanbuild TCPAVCTL=$PWD/$sanbuild/bin/tcpavctl \
 					run_one "$(basename "$sanbuild")/$t" timeout --kill-after=10 300 bash "tests/integration/$t"

@@ -13,7 +13,9 @@
  * Each frame is handed to a non-blocking socket at its scheduled time; what
  * the socket cannot take waits in the application, in order, and goes in as
  * soon as there is room (the frame is then late: how late is recorded). The
- * offered rate is what the application managed to hand to the socket.
+ * offered rate is what the application managed to hand to the socket within
+ * the measured window (--omit .. --duration); frames still queued at its
+ * end go in during the drain, so that their latency is measured too.
  *
  * Frame latency is from the frame's scheduled time to the kernel's
  * acknowledgement of its last byte. The kernel reports that moment itself:
@@ -62,7 +64,8 @@ static const char usage_text[] =
 	"  --i-ratio R     I-frame size / P-frame size, 1..100, two decimals (default 6)\n"
 	"  --duration S    seconds of frames (default 10; decimals allowed)\n"
 	"  --omit S        leave the frames of the first S seconds out of the figures (default 0)\n"
-	"  --drain S       after the last frame, wait up to S seconds for its ACK (default 3)\n"
+	"  --drain S       after the duration, up to S seconds to hand over and have acknowledged\n"
+	"                  the frames still queued (default 3); unacknowledged ones count as never\n"
 	"  --cc NAME       congestion control (TCP_CONGESTION); default: what tcpavctl rules\n"
 	"                  or the system default choose\n"
 	"  --json OUT      the report as JSON to OUT ('-' for stdout)\n"
@@ -341,8 +344,9 @@ struct sender {
 	uint64_t acked_off;         /* bytes cumulatively acknowledged */
 	uint64_t next_acked;        /* first frame not yet wholly acknowledged */
 	uint64_t key_high;          /* the 32-bit keys, unwrapped */
-	uint64_t written_at_window_start, acked_at_window_start, acked_at_window_end;
-	int window_started;
+	uint64_t written_at_window_start, written_at_window_end;
+	uint64_t acked_at_window_start, acked_at_window_end;
+	int window_started, window_ended;
 	uint64_t stamps, stamps_other;
 	uint64_t frames_exact; /* frames whose own last byte's stamp came */
 };
@@ -500,7 +504,9 @@ static int report(const struct sender *x, const char *cc_name)
 	uint64_t *lat, *late, first = UINT64_MAX, n = 0, unacked = 0, n_late = 0, k;
 	uint64_t interval_ns = fs_frame_time_ns(&o->sched, 1);
 	double secs = (win_end - win_start) / 1e9, offered_bps, delivered_bps, avr;
-	uint64_t offered = x->written_off - x->written_at_window_start;
+	/* least-squares slope of latency over time: a backlog that grows */
+	double fit_n = 0, fit_x = 0, fit_y = 0, fit_xx = 0, fit_xy = 0, trend = NAN;
+	uint64_t offered = x->written_at_window_end - x->written_at_window_start;
 	uint64_t delivered = x->acked_at_window_end - x->acked_at_window_start;
 	struct tcpav_json j;
 	char b1[32], b2[32], b3[32], b4[32];
@@ -523,6 +529,11 @@ static int report(const struct sender *x, const char *cc_name)
 			first = k;
 		lat[n] = f->acked_ns ? f->acked_ns - f->sched_ns : UINT64_MAX;
 		late[n] = f->written_ns ? f->written_ns - f->sched_ns : UINT64_MAX;
+		if (f->acked_ns) {
+			double t_s = (f->sched_ns - win_start) / 1e9, l_ms = lat[n] / 1e6;
+
+			fit_n++, fit_x += t_s, fit_y += l_ms, fit_xx += t_s * t_s, fit_xy += t_s * l_ms;
+		}
 		unacked += !f->acked_ns;
 		n_late += late[n] > interval_ns;
 		n++;
@@ -532,15 +543,20 @@ static int report(const struct sender *x, const char *cc_name)
 	offered_bps = offered * 8 / secs;
 	delivered_bps = delivered * 8 / secs;
 	avr = delivered_bps / fmin((double)o->sched.rate_bps, offered_bps);
+	if (fit_n >= 2 && fit_n * fit_xx - fit_x * fit_x > 0)
+		trend = (fit_n * fit_xy - fit_x * fit_y) / (fit_n * fit_xx - fit_x * fit_x);
 
-	printf("frame_sender: %u fps, gop %u, I %llu B, P %llu B, cc %s: offered %.2f Mbit/s, delivered %.2f Mbit/s, "
-	       "AVR %.3f; latency ms p50 %s p95 %s p99 %s max %s; %llu of %llu frames late, %llu unacknowledged\n",
-	       o->sched.fps, o->sched.gop, (unsigned long long)fs_frame_bytes(&o->sched, 0),
-	       (unsigned long long)fs_frame_bytes(&o->sched, o->sched.gop > 1), cc_name, offered_bps / 1e6,
-	       delivered_bps / 1e6, avr, ms_text(percentile(lat, n, 50), b1, sizeof(b1)),
-	       ms_text(percentile(lat, n, 95), b2, sizeof(b2)), ms_text(percentile(lat, n, 99), b3, sizeof(b3)),
-	       ms_text(n ? lat[n - 1] : UINT64_MAX, b4, sizeof(b4)), (unsigned long long)n_late,
-	       (unsigned long long)n, (unsigned long long)unacked);
+	/* the one-line summary goes to stderr when the JSON takes stdout */
+	fprintf(o->json_path && !strcmp(o->json_path, "-") ? stderr : stdout,
+		"frame_sender: %u fps, gop %u, I %llu B, P %llu B, cc %s: offered %.2f Mbit/s, "
+		"delivered %.2f Mbit/s, AVR %.3f; latency ms p50 %s p95 %s p99 %s max %s; "
+		"%llu of %llu frames late, %llu unacknowledged\n",
+		o->sched.fps, o->sched.gop, (unsigned long long)fs_frame_bytes(&o->sched, 0),
+		(unsigned long long)fs_frame_bytes(&o->sched, o->sched.gop > 1), cc_name, offered_bps / 1e6,
+		delivered_bps / 1e6, avr, ms_text(percentile(lat, n, 50), b1, sizeof(b1)),
+		ms_text(percentile(lat, n, 95), b2, sizeof(b2)), ms_text(percentile(lat, n, 99), b3, sizeof(b3)),
+		ms_text(n ? lat[n - 1] : UINT64_MAX, b4, sizeof(b4)), (unsigned long long)n_late,
+		(unsigned long long)n, (unsigned long long)unacked);
 	if (!o->json_path)
 		goto done;
 	out = open_report(o->json_path);
@@ -576,7 +592,11 @@ static int report(const struct sender *x, const char *cc_name)
 	json_ms(&j, "p95", percentile(lat, n, 95));
 	json_ms(&j, "p99", percentile(lat, n, 99));
 	json_ms(&j, "max", n ? lat[n - 1] : UINT64_MAX);
+	/* the longest that was measured: a floor for the rest when frames
+	 * went unacknowledged */
+	json_ms(&j, "max_acked", n > unacked ? lat[n - unacked - 1] : UINT64_MAX);
 	tcpav_json_object_end(&j);
+	tcpav_json_fixed(&j, "latency_trend_ms_per_s", trend, 3);
 	tcpav_json_object_begin(&j, "lateness_ms");
 	json_ms(&j, "p99", percentile(late, n, 99));
 	json_ms(&j, "max", n ? late[n - 1] : UINT64_MAX);
@@ -657,32 +677,34 @@ static int send_frames(const struct options *o)
 		uint64_t now = now_ns(), wake;
 		struct timespec timeout;
 
-		if (now < end_ns) {
-			while (x.next_frame < x.n_frames && x.frames[x.next_frame].sched_ns <= now)
-				x.next_frame++;
-			if (!x.window_started && now >= x.start_ns + o->omit_ms * 1000000u) {
-				x.window_started = 1;
-				x.written_at_window_start = x.written_off;
-			}
-			if (write_due(&x)) {
-				rc = 1;
-				break;
-			}
+		/* every frame is due before end_ns; those that the socket has
+		 * not taken by then still go in during the drain (their
+		 * latency is measured), though they count as offered no more */
+		while (x.next_frame < x.n_frames && x.frames[x.next_frame].sched_ns <= now)
+			x.next_frame++;
+		if (!x.window_started && now >= x.start_ns + o->omit_ms * 1000000u) {
+			x.window_started = 1;
+			x.written_at_window_start = x.written_off;
 		}
-		if (read_acks(&x)) {
+		if (!x.window_ended && now >= end_ns) {
+			x.window_ended = 1;
+			x.written_at_window_end = x.written_off;
+		}
+		if (write_due(&x) || read_acks(&x)) {
 			rc = 1;
 			break;
 		}
-		if (now >= end_ns && (x.acked_off >= x.written_off || now >= drain_end_ns))
+		if (now >= end_ns &&
+		    ((x.next_write == x.n_frames && x.acked_off >= x.written_off) || now >= drain_end_ns))
 			break;
 		if (now < end_ns) {
 			wake = x.next_frame < x.n_frames ? x.frames[x.next_frame].sched_ns : end_ns;
 			if (wake > end_ns)
 				wake = end_ns;
-			p.events = x.next_write < x.next_frame ? POLLOUT : 0;
 		} else {
 			wake = drain_end_ns;
 		}
+		p.events = x.next_write < x.next_frame ? POLLOUT : 0;
 		wake = wake > now ? wake - now : 0;
 		timeout = (struct timespec){.tv_sec = (time_t)(wake / 1000000000u), .tv_nsec = (long)(wake % 1000000000u)};
 		if (ppoll(&p, 1, &timeout, NULL) < 0 && errno != EINTR) {
@@ -690,8 +712,6 @@ static int send_frames(const struct options *o)
 			break;
 		}
 	}
-	if (!rc && !x.window_started) /* cannot be: omit < duration */
-		x.written_at_window_start = x.written_off;
 	if (!rc)
 		rc = report(&x, cc_name);
 out:

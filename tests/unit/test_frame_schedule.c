@@ -75,7 +75,8 @@ int main(void)
 
 	/* what cannot be a stream */
 	s = (struct frame_schedule){.rate_bps = 100, .fps = 60, .gop = 60, .i_ratio_pct = 1000};
-	CHECK(fs_invalid(&s) != NULL, "100 bit/s at 60 fps (P-frames of 0.18 B) refused: %s", fs_invalid(&s) ? fs_invalid(&s) : "(accepted)");
+	CHECK(fs_invalid(&s) != NULL, "100 bit/s at 60 fps (P-frames of 0.18 B) refused: %s",
+	      fs_invalid(&s) ? fs_invalid(&s) : "(accepted)");
 	s = (struct frame_schedule){.rate_bps = 12000000, .fps = 0, .gop = 30, .i_ratio_pct = 800};
 	CHECK(fs_invalid(&s) != NULL, "0 fps refused");
 	s.fps = 30, s.i_ratio_pct = 99;

@@ -5,9 +5,10 @@
  *
  *   set_target_probe sink PORT
  *       accept one TCP connection on PORT and discard what it sends
- *   set_target_probe send ADDR PORT SECONDS RATE0 SWITCH_AT RATE1
+ *   set_target_probe send ADDR PORT SECONDS RATE0 SWITCH_AT RATE1 [AT RATE]...
  *       connect to ADDR:PORT with target RATE0 (set before connect), send
- *       bulk data for SECONDS, set target RATE1 at SWITCH_AT seconds; print
+ *       bulk data for SECONDS, set target RATE1 at SWITCH_AT seconds (and
+ *       each further RATE at its AT, in increasing order; 0 = no target); print
  *       one line per 250 ms of what the kernel says of the socket (TCP_INFO,
  *       TCP_CONGESTION), not what libtcpav wrote:
  *       "T_SECONDS ACKED_BPS CC PACING_BPS CWND SRTT_US MSS"
@@ -26,6 +27,8 @@
 #include <unistd.h>
 
 #include "tcpav/tcpav.h"
+
+#define MAX_SWITCHES 8
 
 static double now_s(void)
 {
@@ -63,17 +66,30 @@ static int sink(const char *port)
 	return 0;
 }
 
-static int send_bulk(char **argv)
+static int send_bulk(char **argv, int nswitch)
 {
 	struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai;
-	uint64_t rate0, rate1, prev_acked = 0;
-	double secs = atof(argv[2]), switch_at = atof(argv[4]), start, next_report;
+	uint64_t rate0, rates[MAX_SWITCHES], prev_acked = 0;
+	double secs = atof(argv[2]), at[MAX_SWITCHES], start, next_report;
 	static char buf[1 << 16];
-	int fd, switched = 0;
+	int fd, switched = 0, i;
 
-	if (tcpav_parse_rate(argv[3], &rate0) < 0 || tcpav_parse_rate(argv[5], &rate1) < 0) {
-		fprintf(stderr, "set_target_probe: bad rate\n");
+	if (tcpav_parse_rate(argv[3], &rate0) < 0) {
+		fprintf(stderr, "set_target_probe: bad rate '%s'\n", argv[3]);
 		return 2;
+	}
+	for (i = 0; i < nswitch; i++) {
+		char *end;
+
+		at[i] = strtod(argv[4 + 2 * i], &end);
+		if (*end || end == argv[4 + 2 * i] || at[i] < 0 || (i && at[i] < at[i - 1])) {
+			fprintf(stderr, "set_target_probe: bad switch time '%s'\n", argv[4 + 2 * i]);
+			return 2;
+		}
+		if (tcpav_parse_rate(argv[5 + 2 * i], &rates[i]) < 0) {
+			fprintf(stderr, "set_target_probe: bad rate '%s'\n", argv[5 + 2 * i]);
+			return 2;
+		}
 	}
 	if (getaddrinfo(argv[0], argv[1], &hints, &ai) != 0) {
 		fprintf(stderr, "set_target_probe: cannot resolve %s\n", argv[0]);
@@ -92,10 +108,10 @@ static int send_bulk(char **argv)
 	while (now_s() - start < secs) {
 		double t = now_s();
 
-		if (!switched && t - start >= switch_at) {
-			if (tcpav_set_target(fd, rate1) < 0)
+		while (switched < nswitch && t - start >= at[switched]) {
+			if (tcpav_set_target(fd, rates[switched]) < 0)
 				return die("tcpav_set_target mid-flow");
-			switched = 1;
+			switched++;
 		}
 		if (t >= next_report) {
 			struct tcp_info ti;
@@ -134,8 +150,9 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && strcmp(argv[1], "sink") == 0)
 		return sink(argv[2]);
-	if (argc == 8 && strcmp(argv[1], "send") == 0)
-		return send_bulk(argv + 2);
-	fprintf(stderr, "usage: set_target_probe sink PORT | send ADDR PORT SECONDS RATE0 SWITCH_AT RATE1\n");
+	if (argc >= 8 && argc % 2 == 0 && (argc - 6) / 2 <= MAX_SWITCHES && strcmp(argv[1], "send") == 0)
+		return send_bulk(argv + 2, (argc - 6) / 2);
+	fprintf(stderr, "usage: set_target_probe sink PORT | send ADDR PORT SECONDS RATE0 SWITCH_AT RATE1 [AT RATE]... (at most %d switches)\n",
+		MAX_SWITCHES);
 	return 2;
 }

@@ -268,6 +268,7 @@ demo: deps
 bench: deps
 	$(MAKE) all
 	experiments/bench/tcpav-bench.sh $(BUILD)
+	experiments/bench/tcpav-sweep.sh $(BUILD)
 	experiments/bench/avmon-bench.sh $(BUILD)
 
 # avmon, and apstat with apqos, each alone: they need no BPF toolchain, so

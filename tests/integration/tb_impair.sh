@@ -9,13 +9,13 @@
 # 1. TB_OFFLOADS=host, QUEUE 151400b: the leaf is a bfifo of 151400 bytes,
 #    the sender's veth keeps TSO on, and GSO super-packets reach the
 #    bottleneck whole (tc_impair count: fewer than half as many skbs as
-#    segments). One CUBIC flow, 6 s with 1 s omitted: the series after the
-#    omitted second sums to iperf3's receiver total within 1 %; the whole
-#    series against what HTB sent (its bytes less 66 header bytes per 1514,
+#    segments). One CUBIC flow, 6 s: the series sums to iperf3's receiver
+#    total within 1 %; against what HTB sent (its bytes less 66 header bytes per 1514,
 #    a figure of the kernel's, not iperf3's): HTB sent at least the
 #    series, and at most 1 % plus one full queue more (data still queued or
-#    unread when iperf3's server stopped counting).
-# 2. Offloads off, pfifo 100: TSO off. One CUBIC flow, 12 s; a 2 s
+#    unread when iperf3's server stopped counting; measured: 0.65 %).
+# 2. Offloads off, pfifo 100: TSO off. One CUBIC flow, 12 s with 1 s
+#    omitted (intervals after it are placed after it again); a 2 s
 #    blackhole on the bottleneck (both ways) from about 4 s: the tool's open
 #    and close are 2 s apart; a ping from the receiver during it gets no
 #    reply and never reaches the sender (its IcmpInEchos stays); every
@@ -107,7 +107,7 @@ check "host offloads: TSO stays on at the sender" test "$(offload "$TB_SND" "$TB
 d=$TMP/series
 impair_bg "$TMP/count" count --dev "$TB_RTR_BOTTLENECK_DEV"
 impair_opened "$TMP/count" || true
-TB_OMIT=1 tb_flows_start "$d" 6 cubic
+TB_OMIT=0 tb_flows_start "$d" 6 cubic
 tb_flows_wait "$d" >/dev/null || true
 impair_stop || true
 line=$(tail -1 "$TMP/count")
@@ -116,12 +116,9 @@ pk=$(field packets "$line") skbs=$(field skbs "$line")
 check "GSO super-packets reach HTB whole ($skbs skbs for $pk segments)" \
     test "${skbs:-0}" -gt 0 -a $((2 * ${skbs:-0})) -lt "${pk:-0}"
 total=$(jq '.end.sum_received.bytes' "$d/server-0.json")
-# the omitted second ends 1 s after the launch (flow-0.launch - t0)
-omit_end=$(awk -v l="$(cat "$d/flow-0.launch")" -v z="$(cat "$d/t0")" 'BEGIN { print l - z + 1.05 }')
-after=$(tb_flow_series "$d" 0 | awk -v e="$omit_end" '$1 > e { s += $2 } END { print s + 0 }')
-check "the series after the omitted second = the receiver's total ($after ~ $total, 1 %)" \
-    within "$after" "$total" "$(awk -v t="$total" 'BEGIN { print t / 100 }')"
 all=$(tb_flow_series "$d" 0 | awk '{ s += $2 } END { print s + 0 }')
+check "the series sums to the receiver's total ($all ~ $total, 1 %)" \
+    within "$all" "$total" "$(awk -v t="$total" 'BEGIN { print t / 100 }')"
 sent=$(ip netns exec "$TB_RTR" tc -j -s qdisc show dev "$TB_RTR_BOTTLENECK_DEV" |
     jq '.[] | select(.kind == "bfifo") | .bytes')
 htb_payload=$((sent * 1448 / 1514))
@@ -135,7 +132,7 @@ tb_down "$name"
 tb_up "$name" "$RATE" 100 || stop_here "no testbed (tb_up failed)"
 check "offloads off: TSO off at the sender" test "$(offload "$TB_SND" "$TB_SND_DEV" tcp-segmentation-offload)" = off
 d=$TMP/hole
-TB_OMIT=0 tb_flows_start "$d" 12 cubic
+TB_OMIT=1 tb_flows_start "$d" 12 cubic
 sleep 4
 echos0=$(ip netns exec "$TB_SND" nstat -asz IcmpInEchos | awk '$1 == "IcmpInEchos" { print $2 }')
 impair_bg "$TMP/hole.out" blackhole --dev "$TB_RTR_BOTTLENECK_DEV" --duration 2

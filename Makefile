@@ -269,6 +269,7 @@ bench: deps
 	$(MAKE) all
 	experiments/bench/tcpav-bench.sh $(BUILD)
 	experiments/bench/tcpav-sweep.sh $(BUILD)
+	experiments/bench/tcpav-video.sh $(BUILD)
 	experiments/bench/avmon-bench.sh $(BUILD)
 
 # avmon, and apstat with apqos, each alone: they need no BPF toolchain, so

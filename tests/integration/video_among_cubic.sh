@@ -29,6 +29,8 @@
 #   the receiver with tcp_av (issue: 11.97 Mbit/s; measured 11.98-12.04,
 #   CUBIC 4.90-7.18); CUBIC's is printed.
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=../../experiments/testbed/video.sh
+. "$TOP/experiments/testbed/video.sh"
 EB=25000000 T=12000000 RATE=12M SECS=16 OMIT=4 DRAIN=3
 PORT_AV=5201 PORT_CTL=5301 PORT_CUBIC0=5202
 FS=$TOP/$TCPAV_BUILD/tests/frame_sender
@@ -45,62 +47,22 @@ refused() {
 check "frame_sender refuses --i-ratio 0.5 and --fps 0 in one line each" eval 'refused --i-ratio 0.5 && refused --fps 0'
 "$TCPAVCTL" rule add --dport $PORT_AV --cc tcp_av --rate $RATE >/dev/null
 
-# wait_listen NS PORT PID: PID listens on PORT in NS within 5 s
-wait_listen() {
-    local k
-    for ((k = 0; k < 100; k++)); do
-        ip netns exec "$1" ss -ltnpH "sport = :$2" 2>/dev/null | grep -q "pid=$3," && return 0
-        kill -0 "$3" 2>/dev/null || return 1
-        sleep 0.05
-    done
-    return 1
-}
-
-# rcv_avr DIR: AVR with delivery counted at the sink, over the sender's
-# measured window (the two share CLOCK_MONOTONIC; the sink's 0.1 s
-# intervals start at its accept, within a ms of the sender's start, so the
-# window is whole intervals and whole groups of pictures: an I-frame more or
-# less would be 2 % of it), against min(T, offered)
-rcv_avr() {
-    jq -n --slurpfile s "$1/sink.json" --slurpfile v "$1/video.json" --argjson t $T '
-        $s[0] as $s | $v[0] as $v
-        | (($v.window_start_mono_s - $s.start_mono_s) / $s.interval_s | round) as $i0
-        | (($v.window_end_mono_s - $s.start_mono_s) / $s.interval_s | round) as $i1
-        | ((($s.intervals[$i0:$i1] | add) // 0) * 8 / (($i1 - $i0) * $s.interval_s)) as $bps
-        | ([$t, $v.offered_bps] | min) as $want
-        | if $want > 0 then $bps / $want else 0 end | . * 1000 | round / 1000'
-}
-
-# a video.json in one line ($avr: the AVR at the sink)
-SUMMARY='"\(.cc): offered \(.offered_bps / 1e4 | round / 100) Mbit/s, delivered \(.delivered_bps / 1e4 | round / 100)'
-SUMMARY+=' (AVR at the sink \($avr)), frame latency p50/p95/p99/max \(.latency_ms | [.p50, .p95, .p99, .max]'
-SUMMARY+=' | map(. // "never" | tostring) | join("/")) ms (trend \(.latency_trend_ms_per_s) ms/s),'
-SUMMARY+=' \(.frames_late) of \(.frames) frames handed over late,'
-SUMMARY+=' \(.frames_unacked) unacknowledged"'
-
 # video_cell DIR FPS CC: the video (CC "rule": tcpavctl's rule decides, on
-# PORT_AV; else --cc CC on PORT_CTL) among 3 CUBIC flows; leaves
-# DIR/video.json, DIR/sink.json and prints a comment line
+# PORT_AV; else --cc CC on PORT_CTL) among 3 CUBIC flows that run on
+# through its drain; leaves DIR/video.json, DIR/sink.json, prints a summary
 video_cell() {
-    local dir=$1 fps=$2 cc=$3 port=$PORT_AV sink video args=()
-    mkdir -p "$dir"
+    local dir=$1 fps=$2 cc=$3 port=$PORT_AV args=()
     [[ $cc == rule ]] || port=$PORT_CTL args=(--cc "$cc")
-    ip netns exec "$TB_RCV" "$FS" --listen $port --json "$dir/sink.json" </dev/null &
-    sink=$!
-    wait_listen "$TB_RCV" $port $sink || return 1
-    # the CUBIC flows last until the video's drain is over
     TB_PORT0=$PORT_CUBIC0 TB_OMIT=$OMIT tb_flows_start "$dir" $((SECS + DRAIN)) cubic cubic cubic || return 1
-    ip netns exec "$TB_SND" "$FS" --rate $RATE --fps "$fps" --gop "$fps" --i-ratio 8 --duration $SECS \
-        --omit $OMIT --drain $DRAIN ${args[@]+"${args[@]}"} --json "$dir/video.json" "$TB_RCV_ADDR" $port \
-        </dev/null >"$dir/video.txt" &
-    video=$!
+    tb_video_start "$FS" "$dir" $port --rate $RATE --fps "$fps" --gop "$fps" --i-ratio 8 --duration $SECS \
+        --omit $OMIT --drain $DRAIN ${args[@]+"${args[@]}"} || return 1
     if [[ $cc == rule ]]; then
         sleep $((SECS - 4))
         "$TCPAVCTL" flows --json >"$dir/flows.json" || :
     fi
-    tb_wait "$video" && tb_wait "$sink" || return 1
+    tb_video_wait "$dir" || return 1
     mapfile -t CUBIC < <(tb_flows_wait "$dir" | awk '{ print $2 }')
-    echo "# $fps fps on $(jq -r --arg avr "$(rcv_avr "$dir")" "$SUMMARY" "$dir/video.json");" \
+    echo "# $fps fps on $(tb_video_summary "$dir" $T);" \
         "CUBIC flows $(for x in "${CUBIC[@]}"; do printf '%s ' "$(mbit "$x")"; done)Mbit/s"
     if [[ -s $dir/flows.json ]]; then
         echo "# flows: $(jq -c '[.[] | select(.target_bps > 0) | {avr, gain, g, e, srtt_us, flags}]' "$dir/flows.json")"
@@ -118,7 +80,7 @@ below() { [[ $1 != never ]] && { [[ $2 == never ]] || awk -v a="$1" -v b="$2" 'B
 for fps in 30 60; do
     if video_cell "$TMP/v$fps-tcpav" $fps rule && video_cell "$TMP/v$fps-cubic" $fps cubic; then
         check "$fps fps: the rule put the video on tcp_av" [ "$(jq -r .cc "$TMP/v$fps-tcpav/video.json")" = tcp_av ]
-        check_ge "$fps fps: tcp_av AVR at the sink (delivered / min(T, offered))" "$(rcv_avr "$TMP/v$fps-tcpav")" 0.95
+        check_ge "$fps fps: tcp_av AVR at the sink (delivered / min(T, offered))" "$(tb_video_avr "$TMP/v$fps-tcpav" $T)" 0.95
         a=$(p99_ms "$TMP/v$fps-tcpav") c=$(p99_ms "$TMP/v$fps-cubic")
         echo "# $fps fps p99 frame latency: tcp_av $a ms, CUBIC $c ms (same slot; the longest measured:" \
             "$(longest_ms "$TMP/v$fps-tcpav") and $(longest_ms "$TMP/v$fps-cubic") ms)"

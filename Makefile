@@ -269,6 +269,7 @@ bench: deps
 	$(MAKE) all
 	experiments/bench/tcpav-bench.sh $(BUILD)
 	experiments/bench/tcpav-sweep.sh $(BUILD)
+	experiments/bench/outage-bench.sh $(BUILD)
 	experiments/bench/tcpav-video.sh $(BUILD)
 	experiments/bench/avmon-bench.sh $(BUILD)
 

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# valve_lib.sh -- what the tests of the infeasibility valve share
+# (infeasible_target.sh, several_tcpav_flows.sh); source after lib.sh.
+# Flows are started with tb_flows_start; flow i uses port 5201 + i
+# ($TB_PORT0 is not changed by these tests).
+#
+#   mix_run OUT SECS CC...   the flows, SECS long, into OUT, while
+#                            `tcpavctl flows --json` is sampled every
+#                            0.25 s into OUT/samples (one line per data flow:
+#                            "t port infeasible(0|1) target_bps"; t on OUT's
+#                            clock; iperf3's idle control connections left out)
+#   flagged_share OUT PORT FROM TO
+#                            "flagged samples" of that port's flow within
+#                            [FROM, TO] s (e.g. "38 40")
+#   window_min OUT I W FROM TO
+#                            the lowest goodput (bit/s) of flow I over the
+#                            windows of W s within [FROM, TO]
+#   window_max OUT I W FROM TO   the highest
+#   mean_of N...             the integer mean of the numbers
+#   run_srtt_us OUT I...     the largest mean srtt of the given flows
+#   retests_in SPAN_S SRTT_US
+#                            how many retests, one every TCPAV_RETEST_ROUNDS
+#                            (256) rounds of srtt, can start in SPAN_S,
+#                            each of which may show the flag cleared in two
+#                            0.25 s samples (a retest is judged in the 3
+#                            valve rounds at maximum gain: under 0.5 s at the
+#                            srtt of these tests)
+
+RETEST_ROUNDS=256   # include/tcpav/core.h, TCPAV_RETEST_ROUNDS
+
+_sampler_pid=""
+_sampler_stop() {
+	[[ -n $_sampler_pid ]] || return 0
+	kill "$_sampler_pid" 2>/dev/null || :
+	wait "$_sampler_pid" 2>/dev/null || :
+	_sampler_pid=""
+}
+
+# _sampler OUT SECS: the sampling loop (runs in the background)
+_sampler() {
+	local out=$1 secs=$2 t0 now t
+	t0=$(cat "$out/t0")
+	while :; do
+		now=$(date +%s.%N)
+		t=$(awk -v a="$now" -v b="$t0" 'BEGIN { printf "%.2f", a - b }')
+		awk -v t="$t" -v s="$secs" 'BEGIN { exit !(t > s) }' && break
+		"$TCPAVCTL" flows --json 2>/dev/null | jq -r --arg t "$t" '.[] |
+			select((.flags | test("idle")) | not) |
+			"\($t) \(.dst | sub(".*:"; "")) \(if .infeasible then 1 else 0 end) \(.target_bps)"' \
+			>>"$out/samples" 2>/dev/null || :
+		sleep 0.25
+	done
+}
+
+mix_run() {
+	local out=$1 secs=$2
+	shift 2
+	mkdir -p "$out"
+	: >"$out/samples"
+	tb_flows_start "$out" "$secs" "$@" || return 1
+	_sampler "$out" "$secs" &
+	_sampler_pid=$!
+	tb_flows_wait "$out" >"$out/end" || { _sampler_stop; return 1; }
+	_sampler_stop
+}
+
+flagged_share() {
+	awk -v p="$2" -v from="$3" -v to="$4" '$2 == p && $1 >= from && $1 <= to { n++; f += $3 }
+		END { print f + 0, n + 0 }' "$1/samples"
+}
+
+_window_ext() {
+	local op=$1 out=$2 i=$3 w=$4 from=$5 to=$6
+	tb_flow_windows "$out" "$i" "$w" "$from" "$to" | awk -v op="$op" '
+		{ if (!n++ || (op == "min" && $3 < v) || (op == "max" && $3 > v)) v = $3 }
+		END { if (!n) exit 1; printf "%.0f\n", v }'
+}
+window_min() { _window_ext min "$@"; }
+window_max() { _window_ext max "$@"; }
+
+mean_of() { printf '%s\n' "$@" | awk '{ s += $1; n++ } END { printf "%.0f\n", s / n }'; }
+
+run_srtt_us() {
+	local out=$1 i m=0 s
+	shift
+	for i in "$@"; do
+		s=$(tb_flow_srtt_us "$out" "$i") || return 1
+		((s > m)) && m=$s
+	done
+	echo "$m"
+}
+
+retests_in() {
+	awk -v s="$1" -v r="$2" -v k="$RETEST_ROUNDS" 'BEGIN {
+		p = k * r / 1e6; print int(s / p) + 1 }'
+}

@@ -83,7 +83,7 @@ for r in $(seq $ROUNDS); do
     exec 3>"$fifo"
     exec 3>&-
     for p in "${pids[@]}"; do wait "$p" || add_failed=$((add_failed + 1)); done
-    wait_for 10 nrules_is 8 || true
+    wait_for 15 nrules_is 8 || true
     rules >"$TMP/rules.$r.json"
     n=$(jq length "$TMP/rules.$r.json")
     ids=$(jq -r '[.[].id] | sort | map(tostring) | join(",")' "$TMP/rules.$r.json")
@@ -229,7 +229,7 @@ rc=0; wait "$live" || rc=$?
 check "the running exec carries on and ends normally (status $rc)" test "$rc" = 0
 
 # processes left behind: kept while they run, removed by load after
-"$TCPAVCTL" exec --rate 5M -- sh -c 'sleep 1.5 & exec sleep 30' &
+"$TCPAVCTL" exec --rate 5M -- sh -c 'sleep 3 & exec sleep 30' &
 victim=$!
 BG_PIDS+=("$victim") EXEC_PIDS+=("$victim")
 wait_for 5 bash -c "[[ \$(wc -l < $CGROOT/tcpav-exec-$victim/cgroup.procs) == 2 ]]" 2>/dev/null || true
@@ -242,7 +242,7 @@ sed 's/^/# gc: /' "$TMP/gc2.out"
 check "rule gc: a cgroup where a left-behind process still runs is kept, with its rule" \
     bash -c "[[ -d $victim_cg ]] && grep -q 'kept cgroup $victim_cg' $TMP/gc2.out"
 check "rule gc: ... and its rule" rule_of_cg "$victim_cg"
-wait_for 5 bash -c "grep -q 'populated 0' $victim_cg/cgroup.events" || true
+wait_for 8 bash -c "grep -q 'populated 0' $victim_cg/cgroup.events" || true
 "$TCPAVCTL" load >"$TMP/load.out" || true
 sed 's/^/# load: /' "$TMP/load.out"
 check "load: once the process ended, removes that cgroup" test ! -d "$victim_cg"

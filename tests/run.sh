@@ -211,11 +211,11 @@ if [[ $mode == all || $mode == integration ]]; then
 	else
 		export TCPAV_BUILD=$build TCPAVCTL=$PWD/$build/bin/tcpavctl
 		run_list tests/integration/TESTS
-		# the tests that drive tcpavctl, libtcpav, apstat and apqos
-		# hardest, again with the ASan/UBSan build
+		# the tests that drive tcpavctl, libtcpav, apstat, apqos and
+		# tc_impair hardest, again with the ASan/UBSan build
 		if [[ -n $sanbuild ]]; then
 			for t in bad_input.sh rules_exec_api.sh rules_lifecycle.sh json_names.sh unload_while_running.sh \
-				apstat_no_nl80211.sh apqos_bad_input.sh apqos_manage.sh apqos_force_keep.sh; do
+				apstat_no_nl80211.sh apqos_bad_input.sh apqos_manage.sh apqos_force_keep.sh tb_impair.sh; do
 				TCPAV_BUILD=$sanbuild TCPAVCTL=$PWD/$sanbuild/bin/tcpavctl \
 					run_one "$(basename "$sanbuild")/$t" timeout --kill-after=10 300 bash "tests/integration/$t"
 			done

@@ -48,7 +48,11 @@
 #     now; the client waits inside the sender's namespace (so tb_down ends
 #     it too) and is launched at t0 + START_S. Returns at once. Omits
 #     $TB_OMIT seconds (default 0 here) from its end results. A START_S
-#     already past starts it now (flow-i.launch says when).
+#     already past starts it now (flow-i.launch says when). iperf3 counts
+#     SECONDS from its own test start, after the setup: a flow joining a
+#     full 1000-packet queue delivered its first bytes 0.3 s after its
+#     launch and its last ~1 s after START_S + SECONDS (setup plus its
+#     queued data).
 # tb_flows_wait OUTDIR
 #     Waits for every started flow (its client, then its server's JSON) and
 #     prints "i bits_per_second" per flow: the client's

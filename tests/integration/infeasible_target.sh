@@ -26,13 +26,15 @@
 #    span, not per window: a Reno's own 2 s windows swing by more than
 #    that range (4.4..10.8 Mbit/s in a Reno control run);
 #  - `tcpavctl flows --json`, sampled every 0.25 s from 2 s on, shows the
-#    flow infeasible in every sample but those of retests: one retest every
-#    256 rounds (core.h), each seen in at most 2 samples, so at most
-#    2 * (SPAN / (256 srtt) + 1) unflagged samples (2 at this srtt). The
+#    flow flagged in every sample: infeasible, or probing during the retest
+#    that core.h starts every 256 rounds (valve_lib.sh). The
 #    flow's AVR is under 7/8 (it is the definition of "cannot be served").
 # The flows that hold their target are not flagged: several_tcpav_flows.sh.
-# TCPAV_INFEASIBLE_QUEUES lists the cells' queues (default "100"; "100
-# 1000" adds a pfifo of 1,000 packets, +65 s, srtt ~400 ms).
+# The cell runs with a pfifo of 100 packets (srtt ~40 ms) and again with
+# one of 1,000 (srtt ~300 ms; the issue's deep case), about 75 s each;
+# TCPAV_INFEASIBLE_QUEUES (default "100 1000") picks the queues.
+# TCPAV_KEEP_DIR=DIR keeps each cell's files, the samples of
+# `tcpavctl flows` (gain, G, E, srtt, flags) among them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/valve_lib.sh"
 EB=28700000 N=4 T=40000000 SECS=20 FROM=2
@@ -40,7 +42,7 @@ FAIR=$((EB / N))
 
 # cell NAME QUEUE: the three runs on test bed NAME with that queue, checks
 cell() {
-	local name=$1 q=$2 d=$TMP/$1 srtt w ref tav reno i lo f n allowed rule
+	local name=$1 q=$2 d=$TMP/$1 srtt w ref tav reno i lo f n rule
 	local -a refs=()
 	tb_trap_cleanup "$name"
 	tb_up "$name" "$(tb_htb_rate_for_eb $EB)" "$q" || stop_here "test bed $name did not come up"
@@ -50,6 +52,7 @@ cell() {
 	mix_run "$d/tcpav" $SECS rule cubic cubic cubic || stop_here "the tcp_av run failed"
 	"$TCPAVCTL" rule del "$rule" >/dev/null
 	tb_down "$name"
+	keep_run "$d"
 
 	srtt=$(run_srtt_us "$d/tcpav" 0 1 2 3)
 	w=$(tb_window_s "$srtt")
@@ -60,7 +63,7 @@ cell() {
 	echo "# queue $q: srtt $((srtt / 1000)) ms, window $w s; all-CUBIC control per slot $(for x in "${refs[@]}"; do printf '%s ' "$(mbit "$x")"; done)(REF $(mbit "$ref")) Mbit/s"
 	for i in 1 2 3; do
 		lo=$(window_min "$d/tcpav" $i "$w" $FROM $SECS)
-		echo "# queue $q: competitor $i: mean $(mbit "$(tb_flow_goodput "$d/tcpav" $i $FROM $SECS)"), windows $(mbit "$lo")..$(mbit "$(window_max "$d/tcpav" $i "$w" $FROM $SECS)") Mbit/s; in the Reno control from $(mbit "$(window_min "$d/reno" $i "$w" $FROM $SECS)")"
+		echo "# queue $q: competitor $i: mean $(mbit "$(tb_flow_goodput "$d/tcpav" $i $FROM $SECS)"), windows $(mbit "$lo")..$(mbit "$(window_max "$d/tcpav" $i "$w" $FROM $SECS)") Mbit/s; in the Reno control from $(mbit "$(window_min "$d/reno" $i "$w" $FROM $SECS)"), in the all-CUBIC control from $(mbit "$(window_min "$d/cubic" $i "$w" $FROM $SECS)")"
 		check_ge "queue $q: competitor $i gets >= 50 % of the all-CUBIC REF in every window from 2 s" "$lo" $((ref / 2))
 	done
 
@@ -71,17 +74,16 @@ cell() {
 	check_le "queue $q: the flagged flow gets <= 1.5 EB/N" "$tav" $((FAIR * 3 / 2))
 
 	read -r f n < <(flagged_share "$d/tcpav" 5201 $FROM $SECS)
-	allowed=$((2 * $(retests_in $((SECS - FROM)) "$srtt")))
-	echo "# queue $q: flagged infeasible in $f of $n samples from 2 s (at most $allowed unflagged: retests); AVR $(awk -v a="$tav" -v t=$T 'BEGIN { printf "%.3f", a / t }')"
+	echo "# queue $q: flagged (infeasible or probing) in $f of $n samples from 2 s; AVR $(awk -v a="$tav" -v t=$T 'BEGIN { printf "%.3f", a / t }')"
 	check "queue $q: tcpavctl flows was sampled" test "$n" -gt 0
-	check_ge "queue $q: tcpavctl flows shows the flow infeasible but in retests" "$f" $((n - allowed))
+	check_ge "queue $q: tcpavctl flows shows the flow infeasible (or in a retest) in every sample" "$f" "$n"
 	check_le "queue $q: the flagged flow's AVR is under 7/8" "$tav" $((T * 7 / 8))
 }
 
 tcpav_test_begin tavi
 # shellcheck disable=SC2034 # read by the cleanup trap (testbed.sh)
 TB_EXTRA_CLEANUP="_sampler_stop; _tcpav_cleanup"
-for q in ${TCPAV_INFEASIBLE_QUEUES:-100}; do
+for q in ${TCPAV_INFEASIBLE_QUEUES:-100 1000}; do
 	[[ $q =~ ^[1-9][0-9]*b?$ ]] || stop_here "TCPAV_INFEASIBLE_QUEUES: '$q' is not a queue (100, 1000, 151400b)"
 	cell "tavi$q" "$q"
 done

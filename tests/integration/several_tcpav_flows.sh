@@ -37,8 +37,8 @@
 #    (EB - T) / 3 each, 53 % of REF, with CUBIC's own swings below half of
 #    that in single windows);
 #  - the flags follow point 4, judged over the last 10 s: a flow under 7/8
-#    T there is flagged in every sample but those of retests (at most 2
-#    samples per retest, one retest per 256 rounds); a flow at AVR >= 0.95
+#    T there is flagged in every sample (infeasible, or probing in a
+#    retest: valve_lib.sh); a flow at AVR >= 0.95
 #    there is flagged in none; one in between is not judged (said so).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/valve_lib.sh"
@@ -63,18 +63,16 @@ rules_del() {
 # flags_follow RUN I T: the flag of flow I (target T bit/s) over the last
 # 10 s against its AVR there
 flags_follow() {
-	local d=$1 i=$2 t=$3 g f n avr srtt allowed
+	local d=$1 i=$2 t=$3 g f n avr
 	g=$(tb_flow_goodput "$d" "$i" $LAST $SECS)
 	avr=$(awk -v a="$g" -v t="$t" 'BEGIN { printf "%.3f", a / t }')
 	read -r f n < <(flagged_share "$d" $((5201 + i)) $LAST $SECS)
-	srtt=$(tb_flow_srtt_us "$d" "$i")
-	allowed=$((2 * $(retests_in 10 "$srtt")))
 	echo "# $(basename "$d") flow $i (T $(mbit "$t")M): AVR over the last 10 s $avr, flagged in $f of $n samples"
 	if ge "$avr" 0.95; then
 		check "$(basename "$d") flow $i at AVR $avr >= 0.95 is not flagged" test "$n" -gt 0 -a "$f" -eq 0
 	elif awk -v a="$avr" 'BEGIN { exit !(a < 0.875) }'; then
-		check "$(basename "$d") flow $i at AVR $avr < 7/8 is flagged but in retests ($f of $n, $allowed may be retests)" \
-			test "$n" -gt 0 -a "$f" -ge $((n - allowed))
+		check "$(basename "$d") flow $i at AVR $avr < 7/8 is flagged in every sample ($f of $n)" \
+			test "$n" -gt 0 -a "$f" -eq "$n"
 	else
 		skip_check "$(basename "$d") flow $i's flag" "its AVR $avr is between 7/8 and 0.95, where no flag is required"
 	fi

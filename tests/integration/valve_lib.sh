@@ -9,26 +9,25 @@
 #   mix_run OUT SECS CC...   the flows, SECS long, into OUT, while
 #                            `tcpavctl flows --json` is sampled every
 #                            0.25 s into OUT/samples (one line per data flow:
-#                            "t port infeasible(0|1) target_bps"; t on OUT's
-#                            clock; iperf3's idle control connections left out)
+#                            "t port flag target_bps goodput_bps
+#                            gain g e srtt_us flags"; t on OUT's clock;
+#                            iperf3's idle control connections left out;
+#                            flag is 1 infeasible, 2 probing: in a retest,
+#                            which core.h starts every 256 rounds while
+#                            flagged, clearing the flag until it judges
+#                            again; 0 neither)
+#   keep_run OUT             copies OUT to $TCPAV_KEEP_DIR when that is set
+#                            (for a look at the samples after a failure)
 #   flagged_share OUT PORT FROM TO
-#                            "flagged samples" of that port's flow within
-#                            [FROM, TO] s (e.g. "38 40")
+#                            "F N" of that port's flow within [FROM, TO] s:
+#                            F samples flagged (infeasible, or probing in a
+#                            retest) of N
 #   window_min OUT I W FROM TO
 #                            the lowest goodput (bit/s) of flow I over the
 #                            windows of W s within [FROM, TO]
 #   window_max OUT I W FROM TO   the highest
 #   mean_of N...             the integer mean of the numbers
 #   run_srtt_us OUT I...     the largest mean srtt of the given flows
-#   retests_in SPAN_S SRTT_US
-#                            how many retests, one every TCPAV_RETEST_ROUNDS
-#                            (256) rounds of srtt, can start in SPAN_S,
-#                            each of which may show the flag cleared in two
-#                            0.25 s samples (a retest is judged in the 3
-#                            valve rounds at maximum gain: under 0.5 s at the
-#                            srtt of these tests)
-
-RETEST_ROUNDS=256   # include/tcpav/core.h, TCPAV_RETEST_ROUNDS
 
 _sampler_pid=""
 _sampler_stop() {
@@ -48,7 +47,7 @@ _sampler() {
 		awk -v t="$t" -v s="$secs" 'BEGIN { exit !(t > s) }' && break
 		"$TCPAVCTL" flows --json 2>/dev/null | jq -r --arg t "$t" '.[] |
 			select((.flags | test("idle")) | not) |
-			"\($t) \(.dst | sub(".*:"; "")) \(if .infeasible then 1 else 0 end) \(.target_bps)"' \
+			"\($t) \(.dst | sub(".*:"; "")) \(if .infeasible then 1 elif (.flags | test("probing")) then 2 else 0 end) \(.target_bps) \(.goodput_bps) \(.gain) \(.g) \(.e) \(.srtt_us) \(.flags)"' \
 			>>"$out/samples" 2>/dev/null || :
 		sleep 0.25
 	done
@@ -67,7 +66,7 @@ mix_run() {
 }
 
 flagged_share() {
-	awk -v p="$2" -v from="$3" -v to="$4" '$2 == p && $1 >= from && $1 <= to { n++; f += $3 }
+	awk -v p="$2" -v from="$3" -v to="$4" '$2 == p && $1 >= from && $1 <= to { n++; f += ($3 > 0) }
 		END { print f + 0, n + 0 }' "$1/samples"
 }
 
@@ -80,6 +79,11 @@ _window_ext() {
 window_min() { _window_ext min "$@"; }
 window_max() { _window_ext max "$@"; }
 
+keep_run() {
+	[[ -n ${TCPAV_KEEP_DIR:-} ]] || return 0
+	mkdir -p "$TCPAV_KEEP_DIR" && cp -r "$1" "$TCPAV_KEEP_DIR/"
+}
+
 mean_of() { printf '%s\n' "$@" | awk '{ s += $1; n++ } END { printf "%.0f\n", s / n }'; }
 
 run_srtt_us() {
@@ -90,9 +94,4 @@ run_srtt_us() {
 		((s > m)) && m=$s
 	done
 	echo "$m"
-}
-
-retests_in() {
-	awk -v s="$1" -v r="$2" -v k="$RETEST_ROUNDS" 'BEGIN {
-		p = k * r / 1e6; print int(s / p) + 1 }'
 }

@@ -103,10 +103,11 @@ limited() {
 }
 
 # --- the receiver's buffer
+rmem=$(ip netns exec "$TB_RCV" sysctl -n net.ipv4.tcp_rmem)
 ip netns exec "$TB_RCV" sysctl -qw net.ipv4.tcp_rmem="4096 131072 $LIMIT"
 run "$TMP/rcvbuf"
 limited rcvbuf
-ip netns exec "$TB_RCV" sysctl -qw net.ipv4.tcp_rmem="4096 131072 6291456"
+ip netns exec "$TB_RCV" sysctl -qw net.ipv4.tcp_rmem="$rmem"
 
 # --- the sender's buffer
 ip netns exec "$TB_SND" sysctl -qw net.ipv4.tcp_wmem="4096 16384 $LIMIT"

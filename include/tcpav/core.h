@@ -40,14 +40,15 @@
  * within [TCPAV_GAIN_MIN, TCPAV_GAIN_MAX].
  *
  * Safety valve: when the smoothed rate stays below 7/8 T for
- * TCPAV_VALVE_ROUNDS rounds with the gain at its maximum, and at least one
- * of them saw losses or ECN marks, T is judged infeasible: the flow is
+ * TCPAV_VALVE_ROUNDS rounds, and TCPAV_VALVE_MIN_MS, with the gain at its
+ * maximum, and at least one of those rounds saw losses or ECN marks, T is judged infeasible: the flow is
  * flagged and G is switched off, so the flow is its elastic part alone, a
  * Reno (competitors are never starved while T cannot be served). The flag
  * clears when E alone delivers 7/8 T (competitors left), when the target
  * changes, and for a retest every TCPAV_RETEST_ROUNDS rounds: G comes back
- * at the gain it had and the valve judges again (a few rounds of pressure
- * in hundreds, not a probe burst every few). Departure from the design text: "T above a
+ * at the gain it had and the valve judges again, in TCPAV_VALVE_ROUNDS
+ * rounds without the minimum time (a few rounds of pressure in hundreds,
+ * not a probe burst every few). Departure from the design text: "T above a
  * fraction of the estimated bottleneck" is not a separate trigger (a flow
  * paced at T cannot see a bottleneck above T).
  *
@@ -80,6 +81,11 @@
 #define TCPAV_SSTHRESH_INF 0x7fffffffu
 #define TCPAV_WND_MAX 0x100000u        /* clamp on G and E, packets */
 #define TCPAV_VALVE_ROUNDS 3u          /* rounds at maximum gain under 7/8 T */
+/* ... lasting at least this long: competitors' slow start overflowing a
+ * small (or GSO-filled) queue can hold any flow under 7/8 T for a few short
+ * rounds; a second lets it pass while still deciding before competitors of
+ * an infeasible target lose much */
+#define TCPAV_VALVE_MIN_MS 1000u
 #define TCPAV_PROBE_INTERVAL 32u       /* rounds per bandwidth window */
 #define TCPAV_RETEST_ROUNDS 256u       /* rounds flagged before T is tried again */
 #define TCPAV_ROUND_MIN_US 1000u       /* shortest round used for a rate */
@@ -96,6 +102,7 @@
 #define TCPAV_S_ROUND_APP_LIMITED 0x100u /* some sample in this round was */
 #define TCPAV_S_ROUND_WINDOW_LIMITED 0x200u
 #define TCPAV_S_ROUND_ECE 0x400u       /* an ACK of this round echoed CE */
+#define TCPAV_S_ROUND_RTO 0x800u       /* a timeout fell in this round */
 
 /*
  * Per-flow state. It lives in the socket's icsk_ca_priv area (104 bytes in
@@ -122,6 +129,7 @@ struct tcpav_state {
 	__u16 flags;
 	__u8 below_rounds;    /* consecutive rounds at max gain under 7/8 T */
 	__u8 lossy_rounds;    /* of those, rounds with losses or ECN marks */
+	__u16 below_since_ms; /* when below_rounds began, ms (mod 2^16) */
 };
 
 /* What one ACK tells the law; filled from tcp_sock and the rate sample. */
@@ -280,12 +288,16 @@ static inline void tcpav_on_ece(struct tcpav_state *st)
 	st->flags |= TCPAV_S_ROUND_ECE;
 }
 
-/* A retransmission timeout: E restarts from one packet, as Reno's cwnd. */
+/* A retransmission timeout: E restarts from one packet, as Reno's cwnd; the
+ * round is left out of the rate and the gain, as a window-limited one. */
 static inline void tcpav_on_timeout(struct tcpav_state *st)
 {
 	st->e_wnd = TCPAV_E_MIN;
 	st->e_cnt = 0;
 	st->e_credit = tcpav_min_u32(st->e_credit, st->e_wnd);
+	/* the round spans a silence (an outage): its rate says nothing of
+	 * what pacing at g*T delivers, so it must not ramp the gain */
+	st->flags |= TCPAV_S_ROUND_RTO;
 }
 
 static inline __u32 tcpav_cwnd(const struct tcpav_state *st)
@@ -342,21 +354,23 @@ static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav
 }
 
 /* Once per round: smoothed rate, bandwidth windows, gain, valve. */
-static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps)
+static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u64 now_us)
 {
 	__u64 T = st->target_Bps;
 	__u16 f = st->flags;
 	int app_limited = (f & TCPAV_S_ROUND_APP_LIMITED) != 0;
-	int window_limited = (f & TCPAV_S_ROUND_WINDOW_LIMITED) != 0;
+	int window_limited = (f & (TCPAV_S_ROUND_WINDOW_LIMITED | TCPAV_S_ROUND_RTO)) != 0;
 	int congested = st->round_losses || (f & TCPAV_S_ROUND_ECE);
 
 	st->rounds++;
+	if (f & TCPAV_S_ROUND_WINDOW_LIMITED)
+		f |= TCPAV_S_WINDOW_LIMITED;
+	else
+		f &= (__u16)~TCPAV_S_WINDOW_LIMITED;
 	f &= (__u16)~(TCPAV_S_ROUND_APP_LIMITED | TCPAV_S_ROUND_WINDOW_LIMITED | TCPAV_S_ROUND_ECE |
-		      TCPAV_S_APP_LIMITED | TCPAV_S_WINDOW_LIMITED);
+		      TCPAV_S_ROUND_RTO | TCPAV_S_APP_LIMITED);
 	if (app_limited)
 		f |= TCPAV_S_APP_LIMITED;
-	if (window_limited)
-		f |= TCPAV_S_WINDOW_LIMITED;
 	st->e_credit = st->e_wnd;
 
 	st->flags = f;
@@ -429,11 +443,18 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps)
 		st->below_rounds = 0;
 		st->lossy_rounds = 0;
 	} else if (st->gain >= TCPAV_GAIN_MAX && !(st->flags & TCPAV_S_INFEASIBLE)) {
+		__u16 now_ms = (__u16)(now_us / 1000);
+
+		if (st->below_rounds == 0)
+			st->below_since_ms = now_ms;
 		if (st->below_rounds < 0xff)
 			st->below_rounds++;
 		if (congested && st->lossy_rounds < 0xff)
 			st->lossy_rounds++;
-		if (st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds)
+		/* a retest (PROBING) was judged once already: rounds suffice */
+		if (st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds &&
+		    ((st->flags & TCPAV_S_PROBING) ||
+		     (__u16)(now_ms - st->below_since_ms) >= TCPAV_VALVE_MIN_MS))
 			st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
 	}
 }
@@ -457,7 +478,7 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	    ack->now_us - st->round_start_us >= TCPAV_ROUND_MIN_US) {
 		__u64 bytes = (__u64)(ack->delivered - st->round_start_delivered) * mss;
 
-		tcpav_round_end(st, tcpav_rate_Bps(bytes, ack->now_us - st->round_start_us));
+		tcpav_round_end(st, tcpav_rate_Bps(bytes, ack->now_us - st->round_start_us), ack->now_us);
 		st->round_start_us = ack->now_us;
 		st->round_start_delivered = ack->delivered;
 		st->round_end_delivered = ack->delivered;

@@ -962,9 +962,11 @@ static void test_valve(void)
 	/* C = 1.25e6 B/s (10 Mbit/s), mss 1250, srtt 20 ms: 20 packets a round */
 	const u32 srtt = 20000, mss = 1250, C_pkts = 20;
 	const u64 C = (u64)C_pkts * mss * USEC / srtt;
-	/* the ramp, then TCPAV_VALVE_ROUNDS at MAX, plus one round of ACK-clock
-	 * lag and one for the first (partial) round */
-	const u32 trip_by = ramp_rounds() + TCPAV_VALVE_ROUNDS + 2;
+	/* the ramp, then TCPAV_VALVE_ROUNDS at MAX lasting TCPAV_VALVE_MIN_MS
+	 * (rounds of srtt), plus one round of ACK-clock lag and one for the
+	 * first (partial) round */
+	const u32 min_rounds = TCPAV_VALVE_MIN_MS * 1000 / srtt + 1;
+	const u32 trip_by = ramp_rounds() + (min_rounds > TCPAV_VALVE_ROUNDS ? min_rounds : TCPAV_VALVE_ROUNDS) + 2;
 	struct simflow f;
 	struct valve_obs v;
 	u32 j, early = 0;
@@ -991,7 +993,7 @@ static void test_valve(void)
 	CHECK(v.trip_round >= TCPAV_VALVE_ROUNDS && v.trip_round <= trip_by,
 	      "7: T = 2C with losses every round: TCPAV_S_INFEASIBLE set by round %u, the gain's ramp + %u "
 	      "(round %u)",
-	      trip_by, TCPAV_VALVE_ROUNDS, v.trip_round);
+	      trip_by, min_rounds, v.trip_round);
 	/* flagged from the trip on, but for the retests (each a few rounds) */
 	CHECK(v.inf_rounds + v.retests * (TCPAV_VALVE_ROUNDS + 2) >= 400 - v.trip_round + 1,
 	      "7: once tripped, the flag stays while T is infeasible (%u of %u rounds, %u retests)", v.inf_rounds,
@@ -1066,6 +1068,8 @@ static void test_valve(void)
 		       (double)comp_after / (double)nrounds_after, C_pkts);
 		CHECK(v.trip_round > 0 && v.trip_round <= trip_by + 16,
 		      "7: T = 2C against Reno: the valve trips by round %u (round %u)", trip_by + 16, v.trip_round);
+		CHECK(v.trip_round > ramp_rounds() + min_rounds - 2,
+		      "7: ... not before it stayed under 7/8 T for TCPAV_VALVE_MIN_MS (round %u)", v.trip_round);
 		CHECK(v.bad_hold == 0, "7: against Reno: E alone when flagged (%u violations)", v.bad_hold);
 		/* two Renos with one loss sequence share C evenly; a retest (a few
 		 * rounds in 256) may leave the competitor little: it keeps >= 4/5
@@ -1666,6 +1670,29 @@ static void test_deep_queue(void)
 	}
 }
 
+/* ---- 12. an outage: the round spanning a timeout does not ramp g ---- */
+
+static void test_outage(void)
+{
+	const u64 T = 1250000;
+	struct rounder r;
+	u32 g0, n;
+
+	memset(&r, 0, sizeof(r));
+	r.mss = 1000;
+	tcpav_init(&r.st, 10, T, 0, 0);
+	for (n = 0; n < 40; n++) /* at T: 25 packets in 20 ms */
+		rounder_round(&r, 25, 20000, 0, 0);
+	g0 = r.st.gain;
+	/* 2 s of silence, a timeout in it, then the round that spans it */
+	tcpav_on_timeout(&r.st);
+	rounder_round(&r, 25, 2000000, 0, 0);
+	CHECK(r.st.gain == g0 && !(r.st.flags & TCPAV_S_INFEASIBLE),
+	      "12: the round spanning a 2 s outage (a timeout in it) leaves the gain (%u -> %u)", g0, r.st.gain);
+	rounder_round(&r, 12, 20000, 0, 0);
+	CHECK(r.st.gain > g0, "12: ... a later round at T/2 (no timeout) ramps it (%u -> %u)", g0, r.st.gain);
+}
+
 int main(void)
 {
 	test_elastic_loss();
@@ -1679,5 +1706,6 @@ int main(void)
 	test_elastic_usage();
 	test_rounds();
 	test_deep_queue();
+	test_outage();
 	return check_done();
 }

@@ -7,9 +7,10 @@
 # and friends). Needs root.
 #
 # Duration: the full sweep is 7 queue/offload settings x 3 NRT x 4 CCs x 5
-# runs = 420 runs of BENCH_SECONDS (20) plus ~3 s each to start, wait and
-# read the results: about 2 h 40 min. BENCH_QUICK=1 (2 settings x NRT 50 %
-# x 4 CCs x 1 run x 10 s) takes about 2 minutes.
+# runs = 420 runs of BENCH_SECONDS (20) plus ~1.5 s each to start, stop and
+# read them (a cell of 4 CCs x 1 run x 10 s took 46-49 s): about 2 h 30 min,
+# plus the waits for BENCH_LOCK. BENCH_QUICK=1 (2 settings x NRT 50 % x 4
+# CCs x 1 run x 10 s) takes about 2 minutes.
 #
 #   experiments/bench/tcpav-sweep.sh build           # BUILD holds bin/tcpavctl
 #   BENCH_QUICK=1 experiments/bench/tcpav-sweep.sh build
@@ -315,6 +316,10 @@ analyse() {
     local d=$1 cc=$2 t=$3 rc=$4 note="" g0 srtt w maxw minw csum=0 ci sport got flags=- tgt i
     local -a comp=()
     ((rc == 0)) || note="a flow failed: $(tail -1 "$d/run.log" 2>/dev/null)"
+    if [[ ! -s $d/flow-0.json ]]; then   # nothing ran: nothing more to say
+        failed_line "${note:-the slot flow did not run}"
+        return
+    fi
     got=$(sender_cc "$d/flow-0.json")
     [[ $got == "$cc" ]] || note+="${note:+; }slot on $got, not $cc"
     for ((i = 1; i <= NCOMP; i++)); do
@@ -362,7 +367,7 @@ table_row() {
         # shellcheck disable=SC2086 # the values are a space-separated list
         s=$(stats ${val[$cc,$key]:-} | awk -v k="$scale" -v f="$fmt" '
             $1 == "-" { print "-"; next } { printf f " " f " " f "\n", k * $1, k * $2, k * $3 }')
-        sayf ' | %-20s' "$s"
+        sayf ' | %-22s' "$s"
     done
     say ""
 }
@@ -428,10 +433,10 @@ cell() {
 
     # the table: one row per figure, the CCs side by side, "min med max"
     sayf '   %-22s' "(min med max of runs)"
-    for cc in "${CC_LIST[@]}"; do sayf ' | %-20s' "$cc"; done
+    for cc in "${CC_LIST[@]}"; do sayf ' | %-22s' "$cc"; done
     say ""
     sayf '   %-22s' "runs ok"
-    for cc in "${CC_LIST[@]}"; do sayf ' | %-20s' "${nok[$cc]:-0}/$RUNS"; done
+    for cc in "${CC_LIST[@]}"; do sayf ' | %-22s' "${nok[$cc]:-0}/$RUNS"; done
     say ""
     table_row "AVR %" avr 100 "%.1f"
     table_row "max window / T %" maxw 100 "%.0f"
@@ -442,7 +447,7 @@ cell() {
     sayf '   %-22s' "flags seen"
     for cc in "${CC_LIST[@]}"; do
         s=$(tr ' ' '\n' <<<"${flagged[$cc]:-}" | sed '/^$/d' | sort | uniq -c | awk '{ printf "%s%s x%d", (NR > 1 ? " " : ""), $2, $1 }')
-        sayf ' | %-20s' "${s:--}"
+        sayf ' | %-22s' "${s:--}"
     done
     say ""
 

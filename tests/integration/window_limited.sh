@@ -30,8 +30,8 @@
 #  - the limit binds as computed: T * srtt > ss's snd_wnd (rcvbuf) or the
 #    send buffer's 256 KB (sndbuf), at the median sample;
 #  - the flow cannot reach T: AVR at the receiver from 3 s < 7/8;
-#  - window-limited in at least half of the samples (JSON window_limited,
-#    the table's flag window-limited);
+#  - window-limited in at least half of the samples (JSON window_limited),
+#    and in the table's flags at 10 s;
 #  - infeasible in none;
 #  - the gain does not ratchet: its maximum from 5 s is at most its value
 #    in the first sample where the flow was held back (window- or
@@ -62,6 +62,7 @@ run() {
             [.[] | select(.target_bps == $t and .goodput_bps > 0)] | max_by(.goodput_bps) // empty |
             "\($k) \(.gain) \(.window_limited) \(.infeasible) \(.flags) \(.srtt_us) \(if $w == "" then "-" else $w end) \($l)"' \
             >>"$dir/samples" || true
+        (( k == 100 )) && "$TCPAVCTL" flows >"$dir/table" 2>&1
     done
     mapfile -t GOODPUT < <(tb_flows_wait "$dir" | awk '{ print $2 }')
     AVR=$(awk -v g="$(tb_flow_goodput "$dir" 0 3 $SECS)" -v t=$T 'BEGIN { printf "%.3f", g / t }')
@@ -97,6 +98,8 @@ limited() {
         awk -v t=$T -v s="$srtt" -v b="$bound" 'BEGIN { exit !(b > 0 && t / 8 * s / 1e6 > b) }'
     check "$what: T cannot be reached: AVR $AVR < 7/8" awk -v a="$AVR" 'BEGIN { exit !(a < 0.875) }'
     check_ge "$what: flagged window-limited in at least half of the samples from 5 s" "$((2 * $(count "$dir" 3 true)))" "$n"
+    check "$what: the table (tcpavctl flows) at 10 s shows the flag window-limited for the data flow" \
+        awk -v d="$TB_RCV_ADDR:5201" '$0 ~ d && /window-limited/ { f = 1 } END { exit !f }' "$dir/table"
     check "$what: never flagged infeasible ($(count "$dir" 4 true) of $n)" test "$(count "$dir" 4 true)" = 0
     check "$what: the gain does not ratchet up: max $gmax from 5 s <= ${g3:-?} when first limited, < 2.5" \
         awk -v m="$gmax" -v g="${g3:-0}" 'BEGIN { exit !(g > 0 && m <= g && m < 2.5) }'

@@ -73,7 +73,7 @@ UTIL_OBJS := $(UTIL_SRCS:%.c=$(BUILD)/obj/%.o)
 CTL_OBJS := $(CTL_SRCS:%.c=$(BUILD)/obj/%.o)
 HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h $(wildcard monitor/*.h) $(wildcard ap-tools/*.h)
 
-.PHONY: all deps check unit integration demo bench fuzz install clean tcpavctl libtcpav avmon ap-tools mutants
+.PHONY: all deps check check-open unit integration demo bench fuzz install clean tcpavctl libtcpav avmon ap-tools mutants
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/bin/tcpavctl $(BUILD)/libtcpav.a $(BUILD)/libtcpav.so $(BUILD)/bin/avmon \
@@ -254,6 +254,11 @@ unit: all
 
 integration: all
 	tests/run.sh --integration-only $(BUILD)
+
+# the integration tests of bounds the code does not meet yet
+# (tests/integration/OPEN): not part of check
+check-open: all
+	TCPAV_BUILD=$(BUILD) TCPAVCTL=$(CURDIR)/$(BUILD)/bin/tcpavctl tests/run.sh --tests-file tests/integration/OPEN
 
 # deliberately broken variants of the control law (tests/mutants/*.patch),
 # each built in a copy of the tree and run against the tcp_av integration

@@ -147,10 +147,15 @@ run_list() {
 		fi
 	done
 	[[ $(basename "$1") == TESTS ]] || return 0
+	# OPEN beside TESTS lists the tests of bounds the code does not meet
+	# yet (an open issue): run by `make check-open`, not by `make check`
+	local -a open=()
+	[[ -f $dir/OPEN ]] && mapfile -t open < <(sed -e 's/[[:space:]]*#.*//' -e '/^[[:space:]]*$/d' "$dir/OPEN")
 	for t in "$dir"/*.sh; do
 		t=$(basename "$t")
 		[[ $t == *lib.sh || $t == "*.sh" ]] && continue
-		printf '%s\n' "${tests[@]}" | grep -qxF -e "$t" || not_run "$t" "not listed in $1: it would never run"
+		printf '%s\n' "${tests[@]}" ${open[@]+"${open[@]}"} | grep -qxF -e "$t" ||
+			not_run "$t" "not listed in $1: it would never run"
 	done
 }
 

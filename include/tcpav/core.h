@@ -43,7 +43,9 @@
  * TCPAV_VALVE_ROUNDS rounds, and TCPAV_VALVE_MIN_MS, with the gain at its
  * maximum, and at least one of those rounds saw losses or ECN marks, T is judged infeasible: the flow is
  * flagged and G is switched off, so the flow is its elastic part alone, a
- * Reno (competitors are never starved while T cannot be served). The flag
+ * Reno (competitors are never starved while T cannot be served), which
+ * starts from half the rate the flow delivered (G's push had cut E with
+ * losses a Reno at its share would not have seen). The flag
  * clears when E alone delivers 7/8 T (competitors left), when the target
  * changes, and for a retest every TCPAV_RETEST_ROUNDS rounds: G comes back
  * at the gain it had and the valve judges again, in TCPAV_VALVE_ROUNDS
@@ -463,6 +465,7 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 				struct tcpav_out *out)
 {
 	__u32 mss = ack->mss ? ack->mss : 1u;
+	__u16 was_infeasible = st->flags & TCPAV_S_INFEASIBLE;
 	__u64 guaranteed_Bps;
 	__u32 cwnd;
 
@@ -484,6 +487,19 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 		st->round_end_delivered = ack->delivered;
 		st->round_losses = 0;
 		out->round_ended = 1;
+		/* Just flagged: G's push cut E with losses a Reno at its share
+		 * would not have seen; E takes over from half the rate the flow
+		 * delivered, as a Reno after one loss event at that rate. */
+		if (!was_infeasible && (st->flags & TCPAV_S_INFEASIBLE) && ack->srtt_us) {
+			__u64 e = tcpav_rate_to_pkts(st->rate_Bps, ack->srtt_us, mss) / 2;
+
+			e = tcpav_min_u64(e, TCPAV_WND_MAX);
+			if (e > st->e_wnd) {
+				st->e_wnd = (__u32)e;
+				st->e_ssthresh = st->e_wnd;
+				st->e_cnt = 0;
+			}
+		}
 	}
 
 	tcpav_grow_elastic(st, ack);

@@ -48,8 +48,8 @@
  * losses a Reno at its share would not have seen). The flag
  * clears when E alone delivers 7/8 T (competitors left), when the target
  * changes, and for a retest every TCPAV_RETEST_ROUNDS rounds: G comes back
- * at the gain it had and the valve judges again, in TCPAV_VALVE_ROUNDS
- * rounds without the minimum time (a few rounds of pressure in hundreds,
+ * from g = 1 and the valve judges again, in TCPAV_VALVE_ROUNDS rounds at
+ * maximum gain without the minimum time (a few rounds of pressure in hundreds,
  * not a probe burst every few). Departure from the design text: "T above a
  * fraction of the estimated bottleneck" is not a separate trigger (a flow
  * paced at T cannot see a bottleneck above T).
@@ -385,10 +385,13 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		st->bw_win_Bps[1] = st->bw_win_Bps[0];
 		st->bw_win_Bps[0] = 0;
 	}
-	/* Retest: T is tried again (at the gain it had); the valve judges
-	 * it anew within TCPAV_VALVE_ROUNDS rounds at that gain. */
+	/* Retest: T is tried again from g = 1 (a retest at the gain it had,
+	 * 2.5 T, overflowed an ECN-marked queue that T alone would not); the
+	 * gain ramps as usual and the valve judges anew within
+	 * TCPAV_VALVE_ROUNDS rounds at maximum gain. */
 	if ((st->flags & TCPAV_S_INFEASIBLE) && st->rounds % TCPAV_RETEST_ROUNDS == 0) {
 		tcpav_clear_valve(st);
+		st->gain = TCPAV_GAIN_UNIT;
 		st->flags |= TCPAV_S_PROBING;
 	}
 	if (T == 0 || app_limited || window_limited)

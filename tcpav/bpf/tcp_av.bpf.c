@@ -200,6 +200,15 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 	 * larger window would not help, so the gain must not ratchet up */
 	a.window_limited = tp->chrono_type == TCP_CHRONO_RWND_LIMITED ||
 			   tp->chrono_type == TCP_CHRONO_SNDBUF_LIMITED;
+	/* The kernel starts its SNDBUF_LIMITED chrono only where it thinks
+	 * the flow cwnd-limited, which it never does for our window (ssthresh
+	 * stays infinite without a loss): a send buffer at least 3/4 full of
+	 * unacknowledged data whose sample says app-limited is the buffer's
+	 * limit, not the application's. */
+	if (a.app_limited && (__u64)sk->sk_wmem_queued * 4 >= (__u64)sk->sk_sndbuf * 3) {
+		a.app_limited = 0;
+		a.window_limited = 1;
+	}
 	/* as Reno: no growth while reducing (CWR, Recovery); after a timeout
 	 * (Loss) the window slow-starts again */
 	a.in_recovery = ca_state == TCP_CA_CWR || ca_state == TCP_CA_Recovery;

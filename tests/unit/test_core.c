@@ -994,8 +994,9 @@ static void test_valve(void)
 	      "7: T = 2C with losses every round: TCPAV_S_INFEASIBLE set by round %u, the gain's ramp + %u "
 	      "(round %u)",
 	      trip_by, min_rounds, v.trip_round);
-	/* flagged from the trip on, but for the retests (each a few rounds) */
-	CHECK(v.inf_rounds + v.retests * (TCPAV_VALVE_ROUNDS + 2) >= 400 - v.trip_round + 1,
+	/* flagged from the trip on, but for the retests (each the ramp from
+	 * g = 1 and TCPAV_VALVE_ROUNDS at the maximum) */
+	CHECK(v.inf_rounds + v.retests * (ramp_rounds() + TCPAV_VALVE_ROUNDS + 2) >= 400 - v.trip_round + 1,
 	      "7: once tripped, the flag stays while T is infeasible (%u of %u rounds, %u retests)", v.inf_rounds,
 	      400 - v.trip_round + 1, v.retests);
 	CHECK(v.bad_hold == 0, "7: flagged, G is off: the flow is E alone (%u violations)", v.bad_hold);

@@ -79,7 +79,7 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=lib.sh
-. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir
+. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir, kill_ns_procs
 BUILD=$(bench_build_dir "${1:-build}")
 TCPAVCTL=${TCPAVCTL:-$BUILD/bin/tcpavctl}
 SECTIONS=${TCPAV_BENCH_SECTIONS:-1 2 3}
@@ -227,22 +227,6 @@ flow_target() {
         '[.[]? | select(.src == $s and .dst == $d)] | if length == 0 then "none -"
          else (.[-1] | "\(.target_bps) \(if .flags == "" then "-" else .flags end)") end' "$1" 2>/dev/null ||
         echo "none -"
-}
-
-# kill_ns_procs NS: end whatever still runs in one of our namespaces.
-kill_ns_procs() {
-    local pids
-    pids=$(ip netns pids "$1" 2>/dev/null | grep -vxE "$$|$BASHPID" || true)
-    [[ -n $pids ]] || return 0
-    # shellcheck disable=SC2086
-    kill $pids 2>/dev/null || true
-    for _ in $(seq 20); do
-        pids=$(ip netns pids "$1" 2>/dev/null | grep -vxE "$$|$BASHPID" || true)
-        [[ -n $pids ]] || break
-        sleep 0.1
-    done
-    # shellcheck disable=SC2086
-    [[ -z $pids ]] || kill -KILL $pids 2>/dev/null || true
 }
 
 # srv_intervals NS PORT OUT: an iperf3 server of our own with 0.1 s receiver

@@ -94,7 +94,7 @@ set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=lib.sh
-. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir
+. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir, kill_ns_procs
 BUILD=$(bench_build_dir "${1:-build}")
 TCPAVCTL=${TCPAVCTL:-$BUILD/bin/tcpavctl}
 export TB_NET=${TCPAV_SWEEP_NET:-89}
@@ -265,22 +265,6 @@ cell_cleanup() {
 }
 TB_EXTRA_CLEANUP=cell_cleanup   # read by the trap of tb_trap_cleanup
 tb_trap_cleanup "$TBNAME"
-
-# kill_ns_procs NS: end whatever still runs in one of our namespaces.
-kill_ns_procs() {
-    local pids
-    pids=$(ip netns pids "$1" 2>/dev/null | grep -vxE "$$|$BASHPID" || true)
-    [[ -n $pids ]] || return 0
-    # shellcheck disable=SC2086
-    kill $pids 2>/dev/null || true
-    for _ in $(seq 20); do
-        pids=$(ip netns pids "$1" 2>/dev/null | grep -vxE "$$|$BASHPID" || true)
-        [[ -n $pids ]] || break
-        sleep 0.1
-    done
-    # shellcheck disable=SC2086
-    [[ -z $pids ]] || kill -KILL $pids 2>/dev/null || true
-}
 
 sender_cc() { jq -r '.end.sender_tcp_congestion // "?"' "$1" 2>/dev/null || echo "?"; }
 local_port() { jq -r '.start.connected[0].local_port // 0' "$1" 2>/dev/null || echo 0; }

@@ -10,6 +10,16 @@
 #                      given, or relative to the top of the tree)
 #   kill_ns_procs NS   end whatever still runs in namespace NS (TERM, then
 #                      KILL after 2 s), never this shell
+#   ctl ARGS...        $TCPAVCTL ARGS...
+#   tcpav_loaded       tcp_av registered with its maps and policy (status)
+#   my_rule_ids, del_my_rules
+#                      the ids of the rules whose --dst is $MY_DST (the
+#                      benchmark's receiver), and deleting them
+#   mbit BPS, ratio A B   bit/s as Mbit/s with 2 decimals ("-" for none);
+#                      A/B, empty when either is missing
+#   sender_cc FILE, local_port FILE
+#                      from an iperf3 client JSON: the sender's congestion
+#                      control and the data connection's local port
 
 say() { printf '%s\n' "$*" | tee -a "$SUMMARY"; }
 
@@ -47,3 +57,28 @@ kill_ns_procs() {
     # shellcheck disable=SC2086
     [[ -z $pids ]] || kill -KILL $pids 2>/dev/null || true
 }
+
+ctl() { "$TCPAVCTL" "$@"; }
+
+tcpav_loaded() {
+    local s
+    s=$(ctl status --json 2>/dev/null) || return 1
+    jq -e '.loaded and .registered and .policy_attached' <<<"$s" >/dev/null 2>&1
+}
+
+my_rule_ids() {
+    ctl rule list --json 2>/dev/null |
+        jq -r --arg a "$MY_DST/" '.[]? | select((.dst // "") | startswith($a)) | .id' 2>/dev/null || true
+}
+
+del_my_rules() {
+    local id
+    for id in $(my_rule_ids); do
+        ctl rule del "$id" >/dev/null 2>&1 || true
+    done
+}
+
+mbit() { awk -v b="$1" 'BEGIN { if (b == "" || b == "-") print "-"; else printf "%.2f", b / 1e6 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b + 0 != 0) printf "%.6g", a / b }'; }
+sender_cc() { jq -r '.end.sender_tcp_congestion // "?"' "$1" 2>/dev/null || echo "?"; }
+local_port() { jq -r '.start.connected[0].local_port // 0' "$1" 2>/dev/null || echo 0; }

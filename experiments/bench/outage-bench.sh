@@ -43,7 +43,7 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=lib.sh
-. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir
+. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir, ctl, rules, figures
 BUILD=$(bench_build_dir "${1:-build}")
 TCPAVCTL=${TCPAVCTL:-$BUILD/bin/tcpavctl}
 IMPAIR=$BUILD/tests/tc_impair
@@ -79,8 +79,6 @@ SUMMARY=$OUT/summary.txt
 commit=$(git -c safe.directory="$TOP" -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 WE_LOADED=0 RULE_ID=
 
-ctl() { "$TCPAVCTL" "$@"; }
-mbit() { awk -v b="$1" 'BEGIN { if (b == "" || b == "-") print "-"; else printf "%.2f", b / 1e6 }'; }
 cleanup() {
     if [[ -n $RULE_ID ]]; then ctl rule del "$RULE_ID" >/dev/null 2>&1 || :; fi
     if ((WE_LOADED)); then ctl unload >/dev/null 2>&1 || :; fi

@@ -79,7 +79,7 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=lib.sh
-. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir, kill_ns_procs
+. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir, ctl, rules, figures
 BUILD=$(bench_build_dir "${1:-build}")
 TCPAVCTL=${TCPAVCTL:-$BUILD/bin/tcpavctl}
 SECTIONS=${TCPAV_BENCH_SECTIONS:-1 2 3}
@@ -139,21 +139,13 @@ csv() {
     local IFS=,
     printf '%s\n' "${row[*]}" >>"$OUT/$file"
 }
-mbit() { awk -v b="$1" 'BEGIN { if (b == "") print "-"; else printf "%.2f", b / 1e6 }'; }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b + 0 == 0) print "-"; else printf "%.1f", 100 * a / b }'; }
 # ratio A B: A / B for the CSV files, which give ratios as ratios (README's
 # glossary: avr, nrt); empty when undefined
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b + 0 != 0) printf "%.6g", a / b }'; }
 
 # --- tcp_av, its rules -------------------------------------------------------
-ctl() { "$TCPAVCTL" "$@"; }
 WE_LOADED=0
 
-tcpav_loaded() {
-    local s
-    s=$(ctl status --json 2>/dev/null) || return 1
-    jq -e '.loaded and .registered and .policy_attached' <<<"$s" >/dev/null 2>&1
-}
 
 # Loads tcp_av unless loaded. After someone else's unload, tcp_av stays
 # registered (unpinned) until its last socket closes and load refuses: retry.
@@ -173,18 +165,6 @@ ensure_loaded() {
     WE_LOADED=1
 }
 
-# IDs of our rules (those matching our receiver address).
-my_rule_ids() {
-    ctl rule list --json 2>/dev/null |
-        jq -r --arg a "$MY_DST/" '.[]? | select((.dst // "") | startswith($a)) | .id' 2>/dev/null || true
-}
-
-del_my_rules() {
-    local id
-    for id in $(my_rule_ids); do
-        ctl rule del "$id" >/dev/null 2>&1 || true
-    done
-}
 
 # set_rule RATE: exactly one rule of ours: dport 5201 dst MY_DST -> tcp_av at RATE.
 set_rule() {
@@ -217,8 +197,6 @@ tb_trap_cleanup "$PAIRNAME"
 
 # --- measurement helpers -----------------------------------------------------
 # sender_cc FILE: the congestion control iperf3's sender ended on.
-sender_cc() { jq -r '.end.sender_tcp_congestion // "?"' "$1" 2>/dev/null || echo "?"; }
-local_port() { jq -r '.start.connected[0].local_port // 0' "$1" 2>/dev/null || echo 0; }
 
 # flow_target FLOWSJSON SRC DST: the target tcpavctl showed for that flow
 # ("none" if it was not in the table), plus its flags.

@@ -94,7 +94,7 @@ set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=lib.sh
-. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir, kill_ns_procs
+. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir, ctl, rules, figures
 BUILD=$(bench_build_dir "${1:-build}")
 TCPAVCTL=${TCPAVCTL:-$BUILD/bin/tcpavctl}
 export TB_NET=${TCPAV_SWEEP_NET:-89}
@@ -187,8 +187,6 @@ csv() {
     local IFS=,
     printf '%s\n' "${row[*]}" >>"$OUT/$file"
 }
-mbit() { awk -v b="$1" 'BEGIN { if (b == "") print "-"; else printf "%.2f", b / 1e6 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a != "" && b + 0 != 0) printf "%.6g", a / b }'; }
 
 # stats VALUE...: "min median max" (median of an even count: the mean of the
 # middle two), or "- - -" for no values
@@ -200,13 +198,7 @@ stats() {
 }
 
 # --- tcp_av and its rule --------------------------------------------------------------
-ctl() { "$TCPAVCTL" "$@"; }
 
-tcpav_loaded() {
-    local s
-    s=$(ctl status --json 2>/dev/null) || return 1
-    jq -e '.loaded and .registered and .policy_attached' <<<"$s" >/dev/null 2>&1
-}
 
 # Loads tcp_av unless loaded; a file marks that we did (cells run in
 # subshells). After someone else's unload tcp_av stays registered until its
@@ -225,17 +217,7 @@ ensure_loaded() {
     ctl load >/dev/null && : >"$LOADED_MARK"
 }
 
-my_rule_ids() {
-    ctl rule list --json 2>/dev/null |
-        jq -r --arg a "$MY_DST/" '.[]? | select((.dst // "") | startswith($a)) | .id' 2>/dev/null || true
-}
 
-del_my_rules() {
-    local id
-    for id in $(my_rule_ids); do
-        ctl rule del "$id" >/dev/null 2>&1 || true
-    done
-}
 
 # set_rule RATE: exactly one rule of ours, dport RULE_PORT dst MY_DST -> tcp_av at RATE
 set_rule() {
@@ -266,8 +248,6 @@ cell_cleanup() {
 TB_EXTRA_CLEANUP=cell_cleanup   # read by the trap of tb_trap_cleanup
 tb_trap_cleanup "$TBNAME"
 
-sender_cc() { jq -r '.end.sender_tcp_congestion // "?"' "$1" 2>/dev/null || echo "?"; }
-local_port() { jq -r '.start.connected[0].local_port // 0' "$1" 2>/dev/null || echo 0; }
 
 # --- one run -------------------------------------------------------------------------
 # flows_run DIR CC T: the slot under CC among NCOMP CUBIC flows for SECS;

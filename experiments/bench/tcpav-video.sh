@@ -37,7 +37,7 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=lib.sh
-. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir
+. "$TOP/experiments/bench/lib.sh"   # say, sayf, bench_build_dir, ctl, rules, figures
 BUILD=$(bench_build_dir "${1:-build}")
 TCPAVCTL=${TCPAVCTL:-$BUILD/bin/tcpavctl}
 FS=$BUILD/tests/frame_sender
@@ -64,7 +64,6 @@ done
 [[ -x $FS ]] || { echo "tcpav-video: $FS not found (run 'make all')" >&2; exit 1; }
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "tcpav-video: TCPAV_VIDEO_RUNS must be a positive number" >&2; exit 1; }
 
-mbit() { awk -v b="$1" 'BEGIN { if (b == "") print "-"; else printf "%.2f", b / 1e6 }'; }
 
 EB=25000000 T=12000000 RATE=12M SECS=16 OMIT=4 DRAIN=3
 TBNAME=video$$
@@ -89,13 +88,6 @@ echo "fps,cc,run,offered_bps,delivered_bps,avr,p50_ms,p99_ms,max_ms,trend_ms_per
 # --- tcp_av and our rule ------------------------------------------------------
 WE_LOADED=0
 loaded() { "$TCPAVCTL" status --json 2>/dev/null | jq -e '.loaded and .registered' >/dev/null 2>&1; }
-del_my_rules() {
-    local id
-    for id in $("$TCPAVCTL" rule list --json 2>/dev/null |
-        jq -r --arg a "$MY_DST/" '.[]? | select((.dst // "") | startswith($a)) | .id' 2>/dev/null || true); do
-        "$TCPAVCTL" rule del "$id" >/dev/null 2>&1 || true
-    done
-}
 video_cleanup() {
     [[ -e /sys/fs/bpf/tcpav ]] && del_my_rules
     if ((WE_LOADED)); then "$TCPAVCTL" unload >/dev/null 2>&1 || true; fi

@@ -156,21 +156,36 @@ static int rule_remove_locked(int fd, uint32_t id, __u64 cgroup_id)
 	return ctl_error("rule del: no rule with id %u", id);
 }
 
+/* The rules lock, then the pinned rules map: its fd, or -1 (one line
+ * printed) with nothing held. rules_map_release undoes both. */
+static int rules_map_acquire(const struct ctl *ctl, int *lock)
+{
+	int fd;
+
+	*lock = ctl_lock_rules(ctl);
+	if (*lock < 0)
+		return -1;
+	fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
+	if (fd < 0)
+		ctl_unlock_rules(*lock);
+	return fd;
+}
+
+static void rules_map_release(int fd, int lock)
+{
+	close(fd);
+	ctl_unlock_rules(lock);
+}
+
 int rule_remove(const struct ctl *ctl, uint32_t id, __u64 cgroup_id)
 {
 	int lock, fd, r;
 
-	lock = ctl_lock_rules(ctl);
-	if (lock < 0)
+	fd = rules_map_acquire(ctl, &lock);
+	if (fd < 0)
 		return 1;
-	fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
-	if (fd < 0) {
-		ctl_unlock_rules(lock);
-		return 1;
-	}
 	r = rule_remove_locked(fd, id, cgroup_id);
-	close(fd);
-	ctl_unlock_rules(lock);
+	rules_map_release(fd, lock);
 	return r;
 }
 
@@ -187,14 +202,9 @@ int rule_gc(const struct ctl *ctl)
 	struct tcpav_rule slot, empty;
 	int lock, fd, err = 0;
 
-	lock = ctl_lock_rules(ctl);
-	if (lock < 0)
+	fd = rules_map_acquire(ctl, &lock);
+	if (fd < 0)
 		return 1;
-	fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
-	if (fd < 0) {
-		ctl_unlock_rules(lock);
-		return 1;
-	}
 	exec_gc_cgroups();
 	memset(&empty, 0, sizeof(empty));
 	for (__u32 i = 0; i < TCPAV_MAX_RULES; i++) {
@@ -209,8 +219,7 @@ int rule_gc(const struct ctl *ctl)
 		printf("removed rule %u: its cgroup (id %llu) no longer exists\n", slot.id,
 		       (unsigned long long)slot.cgroup_id);
 	}
-	close(fd);
-	ctl_unlock_rules(lock);
+	rules_map_release(fd, lock);
 	return err;
 }
 

@@ -2,6 +2,7 @@
 # tcpav - top-level, non-recursive build.
 #   make            build everything into $(BUILD)
 #   make check      install missing Debian packages, build, run all tests
+#   make check-open the integration tests of bounds not met yet (tests/integration/OPEN)
 #   make demo       build, load tcp_av, run a short testbed demo, clean up
 #   make bench      benchmarks (printed, not asserted)
 #   make install    PREFIX=/usr/local DESTDIR=

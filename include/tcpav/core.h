@@ -21,36 +21,44 @@
  *        buffer above T; beyond it E grows as Reno's avoidance does.
  *   G  guaranteed window = g * T * srtt / mss + TCPAV_G_HEADROOM. srtt, not
  *      min_rtt: behind a queue that competitors keep full a min_rtt window
- *      starves the flow; G follows srtt up and pacing at g*T holds the rate.
+ *      starves the flow; G follows srtt up, and the window G/srtt = g*T
+ *      holds the rate.
  *      Losses never cut G.
  *
- * cwnd = max(G, E). While G dominates the flow is paced at g*T, so the window
- * never dumps its packets in a burst; while E dominates (and with T = 0) it is
+ * cwnd = max(G, E). While G dominates the flow is paced at 6/5 g*T (see
+ * tcpav_g_pacing_Bps), so the window never dumps its packets in a burst yet
+ * is sent as ACKs free room; while E dominates (and with T = 0) it is
  * paced as the kernel paces Reno (2x cwnd/srtt in slow start, 1.2x after).
  *
  * The gain g is adjusted once per round trip from the delivered rate, both
  * smoothed and this round's (rounds with application-limited or
- * receive/send-window-limited samples are ignored: a larger window would not
- * send more): while both are below 7/8 T it rises by a quarter a round (a
- * fast ramp, so an infeasible target is known in a few rounds); below T in
- * proportion to the shortfall (at most TCPAV_GAIN_STEP a round); once both
- * meet T it decays toward 1, by the excess or by 1/8 of g - 1, whichever is
- * more, and at once to g*T/rate after a round above 9/8 T (an overshoot is
- * undone in one round, not over many long rounds of a deep queue); always
- * within [TCPAV_GAIN_MIN, TCPAV_GAIN_MAX].
+ * receive/send-window-limited samples, or a timeout, are ignored: a larger
+ * window would not send more): while both are below 7/8 T it rises by a
+ * quarter a round (a fast ramp, so an infeasible target is known in a few
+ * rounds) for as long as ramping pays: after TCPAV_RAMP_STALLS rounds
+ * without 25 % more delivery than the ramp's best round (BBR's full-pipe
+ * check) it returns to that round's gain and holds, the gain's ceiling;
+ * below T in proportion to the shortfall (at most TCPAV_GAIN_STEP a round);
+ * once both meet T it decays toward 1, by the excess or by 1/8 of g - 1,
+ * whichever is more, and at once to g*T/rate after a round above 9/8 T (an
+ * overshoot is undone in one round, not over many long rounds of a deep
+ * queue); always within [TCPAV_GAIN_MIN, TCPAV_GAIN_MAX].
  *
  * Safety valve: when the smoothed rate stays below 7/8 T for
  * TCPAV_VALVE_ROUNDS rounds, and TCPAV_VALVE_MIN_MS, with the gain at its
- * maximum, and at least one of those rounds saw losses or ECN marks, T is judged infeasible: the flow is
- * flagged and G is switched off, so the flow is its elastic part alone, a
- * Reno (competitors are never starved while T cannot be served), which
- * starts from half the rate the flow delivered (G's push had cut E with
- * losses a Reno at its share would not have seen). The flag
- * clears when E alone delivers 7/8 T (competitors left), when the target
- * changes, and for a retest every TCPAV_RETEST_ROUNDS rounds: G comes back
- * from g = 1 and the valve judges again, in TCPAV_VALVE_ROUNDS rounds at
- * maximum gain without the minimum time (a few rounds of pressure in hundreds,
- * not a probe burst every few). Departure from the design text: "T above a
+ * ceiling (TCPAV_GAIN_MAX, or a ramp that stopped paying), and at least one
+ * of those rounds saw losses or ECN marks, T is judged infeasible. Rounds
+ * limited by the send buffer or the receive window count too when they lost
+ * packets: a window that overflows the path's queue is not what binds. The
+ * flow is flagged and G is switched off, so the flow is its elastic part
+ * alone, a Reno (competitors are never starved while T cannot be served),
+ * which starts from half the rate the flow delivered (G's push had cut E
+ * with losses a Reno at its share would not have seen). The flag clears
+ * when E alone delivers 7/8 T (competitors left), when the target changes,
+ * and for a retest every TCPAV_RETEST_ROUNDS rounds: G comes back from g = 1
+ * and the valve judges again, in TCPAV_VALVE_ROUNDS rounds at the ceiling
+ * without the minimum time (a few rounds of pressure in hundreds, not a
+ * probe burst every few). Departure from the design text: "T above a
  * fraction of the estimated bottleneck" is not a separate trigger (a flow
  * paced at T cannot see a bottleneck above T).
  *
@@ -82,7 +90,9 @@
 #define TCPAV_E_SLACK (TCPAV_G_HEADROOM + 2u)
 #define TCPAV_SSTHRESH_INF 0x7fffffffu
 #define TCPAV_WND_MAX 0x100000u        /* clamp on G and E, packets */
-#define TCPAV_VALVE_ROUNDS 3u          /* rounds at maximum gain under 7/8 T */
+#define TCPAV_VALVE_ROUNDS 3u          /* rounds at the gain's ceiling under 7/8 T */
+#define TCPAV_RAMP_STALLS 3u           /* ramp rounds without 25 % more delivery
+					* before the ramp stops (the ceiling) */
 /* ... lasting at least this long: competitors' slow start overflowing a
  * small (or GSO-filled) queue can hold any flow under 7/8 T for a few short
  * rounds; a second lets it pass while still deciding before competitors of
@@ -105,6 +115,7 @@
 #define TCPAV_S_ROUND_WINDOW_LIMITED 0x200u
 #define TCPAV_S_ROUND_ECE 0x400u       /* an ACK of this round echoed CE */
 #define TCPAV_S_ROUND_RTO 0x800u       /* a timeout fell in this round */
+#define TCPAV_S_ROUND_LOSS 0x1000u     /* packets were marked lost this round */
 
 /*
  * Per-flow state. It lives in the socket's icsk_ca_priv area (104 bytes in
@@ -115,8 +126,8 @@ struct tcpav_state {
 	__u64 rate_Bps;       /* delivered rate, EWMA (1/4) over rounds */
 	__u64 bw_win_Bps[2];  /* max round rate: this window, previous window */
 	__u64 round_start_us;
-	__u32 round_start_delivered;
-	__u32 round_end_delivered; /* round ends at an ACK of data sent after it */
+	__u32 round_start_delivered; /* the round ends at an ACK of data sent
+				      * after it (prior_delivered >= this) */
 	__u32 rounds;
 	__u32 e_wnd;          /* E, packets */
 	__u32 e_cnt;          /* Reno additive-increase counter */
@@ -126,10 +137,13 @@ struct tcpav_state {
 	__u32 e_credit;       /* acked packets E may still count this round */
 	__u32 g_wnd;          /* G, packets */
 	__u32 gain;           /* g, Q8 */
-	__u32 round_losses;
+	__u32 ramp_Bps;       /* full-pipe check: best round rate of this ramp
+			       * (saturates at 4.29 GB/s) */
+	__u16 ramp_gain;      /* g of the round that set ramp_Bps */
+	__u8 ramp_stalls;     /* ramp rounds since a 25 % gain in delivery */
 	__u16 loss_events;
 	__u16 flags;
-	__u8 below_rounds;    /* consecutive rounds at max gain under 7/8 T */
+	__u8 below_rounds;    /* consecutive rounds at the ceiling under 7/8 T */
 	__u8 lossy_rounds;    /* of those, rounds with losses or ECN marks */
 	__u16 below_since_ms; /* when below_rounds began, ms (mod 2^16) */
 };
@@ -195,18 +209,48 @@ static inline __u64 tcpav_rate_to_pkts(__u64 rate_Bps, __u64 usec, __u32 mss)
 	return bytes / (mss ? mss : 1u);
 }
 
-/* The bandwidth estimate: the larger of the two windows' maxima. */
+/* The bandwidth estimate: the larger of the two windows' maxima (counted
+ * rounds only: not application- or window-limited, no timeout). */
 static inline __u64 tcpav_bw_est(const struct tcpav_state *st)
 {
 	return tcpav_max_u64(st->bw_win_Bps[0], st->bw_win_Bps[1]);
 }
 
-/* Rate G is sized for: g * T; none while the valve holds the flow to E. */
+/*
+ * Rate G is sized for: g * T, but above T never more than 5/4 of the best
+ * round the flow delivered lately (BBR probes at 5/4 of its bandwidth
+ * estimate): pacing faster than the path has ever delivered does not add
+ * delivery, only losses, ours first. A flow paced at 2.5 T = 37.5 Mbit/s
+ * into a 30 Mbit/s link (a GSO-filled 151 KB queue) lost 64 % of its
+ * packets, went from timeout to timeout and delivered 4 Mbit/s. None while
+ * the valve holds the flow to E.
+ */
 static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
 {
+	__u64 g, bw = tcpav_bw_est(st);
+
 	if (st->flags & TCPAV_S_INFEASIBLE)
 		return 0;
-	return (st->target_Bps >> 8) * st->gain + (((st->target_Bps & 0xff) * st->gain) >> 8);
+	g = (st->target_Bps >> 8) * st->gain + (((st->target_Bps & 0xff) * st->gain) >> 8);
+	if (bw > ~0ull / 2)
+		return g;
+	return tcpav_min_u64(g, tcpav_max_u64(st->target_Bps, bw + bw / 4));
+}
+
+/*
+ * The pacing rate of a flow G dominates: 6/5 of g*T, as the kernel paces a
+ * Reno window in avoidance at 1.2 cwnd/srtt. The window G = g*T*srtt sets
+ * the rate (G/rtt = g*T while the rtt is srtt); pacing only spreads it. Paced
+ * at exactly g*T a flow sends on its own clock, not when the queue frees
+ * room: behind a drop-tail queue that ACK-clocked competitors keep full
+ * (a GSO-filled 151 KB bfifo: 64 KB super-packets, two and a bit per queue)
+ * it arrived when the queue was full and lost 40-60 % of its packets, the
+ * CUBIC flows 1.5 %, and fell to AVR 0.26-0.56 in 4 runs of 7; paced at
+ * 6/5 g*T it held T in 7 of 7.
+ */
+static inline __u64 tcpav_g_pacing_Bps(__u64 guaranteed_Bps)
+{
+	return guaranteed_Bps + guaranteed_Bps / 5;
 }
 
 /* The kernel's pacing rate for a Reno window (tcp_update_pacing_rate):
@@ -232,8 +276,17 @@ static inline __u64 tcpav_valve_cap_Bps(const struct tcpav_state *st, __u32 srtt
 	return tcpav_rate_Bps((__u64)st->e_wnd * mss, srtt_us);
 }
 
+/* The ramp starts over: no best round yet. */
+static inline void tcpav_ramp_reset(struct tcpav_state *st)
+{
+	st->ramp_Bps = 0;
+	st->ramp_gain = 0;
+	st->ramp_stalls = 0;
+}
+
 static inline void tcpav_clear_valve(struct tcpav_state *st)
 {
+	tcpav_ramp_reset(st);
 	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING);
 	st->below_rounds = 0;
 	st->lossy_rounds = 0;
@@ -256,7 +309,6 @@ static inline void tcpav_init(struct tcpav_state *st, __u32 init_cwnd, __u64 tar
 	st->gain = TCPAV_GAIN_UNIT;
 	st->round_start_us = now_us;
 	st->round_start_delivered = delivered;
-	st->round_end_delivered = delivered;
 }
 
 /* A new target is a new request: the gain and the valve start over. */
@@ -320,7 +372,6 @@ static inline void tcpav_on_restart(struct tcpav_state *st, __u64 now_us, __u32 
 {
 	st->round_start_us = now_us;
 	st->round_start_delivered = delivered;
-	st->round_end_delivered = delivered;
 }
 
 /* Shadow Reno: grows only while a Reno window of E would be the limit, by at
@@ -355,14 +406,88 @@ static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav
 	st->e_wnd = tcpav_min_u32(st->e_wnd, TCPAV_WND_MAX);
 }
 
+/* The ramp's full-pipe check is over: raising g stopped raising delivery
+ * (or g is at its maximum). */
+static inline int tcpav_gain_at_ceiling(const struct tcpav_state *st)
+{
+	return st->gain >= TCPAV_GAIN_MAX || st->ramp_stalls >= TCPAV_RAMP_STALLS;
+}
+
+/*
+ * Once per counted round (not application- or window-limited, no timeout).
+ * The gain follows both the smoothed rate and this round's: the round
+ * shows a change a round before the average does, and decisions one round
+ * late overshoot by a round's step (a deep queue makes rounds long).
+ *  - Far below T (both rates) it ramps geometrically, while ramping pays:
+ *    after TCPAV_RAMP_STALLS rounds without 25 % more delivery than the
+ *    best round of the ramp (BBR's full-pipe check), g goes back to the
+ *    gain of that round and holds. Pacing faster than the path takes only
+ *    adds losses, ours first: a GSO-filled 151 KB queue lost half of a
+ *    flow paced at 2.5 T and it delivered less than at T.
+ *  - Below T: integral control on the relative error of the smoothed
+ *    rate, TCPAV_GAIN_KI per 100 %, at most TCPAV_GAIN_STEP a round (a
+ *    fixed step would make g drift up on noisy rounds).
+ *  - At or above T (both): it decays, and at once to g*T/round when a
+ *    round delivered more than 9/8 T. When the two disagree it holds.
+ */
+static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps)
+{
+	__u64 T = st->target_Bps;
+	__u64 hi = tcpav_max_u64(st->rate_Bps, round_Bps);
+	__u64 lo = tcpav_min_u64(st->rate_Bps, round_Bps);
+
+	if (hi < T - T / 8) {
+		__u32 step = tcpav_max_u32(st->gain >> TCPAV_GAIN_RAMP_SHIFT, 1);
+
+		if (st->ramp_Bps == 0 || round_Bps >= (__u64)st->ramp_Bps + st->ramp_Bps / 4) {
+			st->ramp_Bps = (__u32)tcpav_min_u64(round_Bps, 0xffffffffull);
+			st->ramp_gain = (__u16)st->gain;
+			st->ramp_stalls = 0;
+		} else if (st->ramp_stalls < TCPAV_RAMP_STALLS) {
+			if (++st->ramp_stalls == TCPAV_RAMP_STALLS) {
+				st->gain = st->ramp_gain;
+				return;
+			}
+		}
+		if (st->ramp_stalls < TCPAV_RAMP_STALLS)
+			st->gain = tcpav_min_u32(st->gain + step, TCPAV_GAIN_MAX);
+		return;
+	}
+	tcpav_ramp_reset(st);
+	if (hi < T) {
+		__u64 step = (T - st->rate_Bps) * TCPAV_GAIN_KI / T;
+
+		step = tcpav_min_u64(tcpav_max_u64(step, 1), TCPAV_GAIN_STEP);
+		st->gain = tcpav_min_u32(st->gain + (__u32)step, TCPAV_GAIN_MAX);
+	} else if (lo >= T && st->gain > TCPAV_GAIN_MIN) {
+		__u64 step = tcpav_min_u64(st->rate_Bps - T, T) * TCPAV_GAIN_KI / T;
+		__u32 decay = (st->gain - TCPAV_GAIN_MIN) >> TCPAV_GAIN_DECAY_SHIFT;
+		__u32 g;
+
+		step = tcpav_max_u64(tcpav_max_u64(step, decay), 1);
+		g = st->gain - (__u32)tcpav_min_u64(step, st->gain - TCPAV_GAIN_MIN);
+		if (round_Bps > T + T / 8) {
+			/* round_Bps > T > 0, so fit < g <= MAX; the shift keeps
+			 * g * T inside 64 bits for any T */
+			__u64 t = T > (1ull << 48) ? T >> 16 : T;
+			__u64 r = T > (1ull << 48) ? round_Bps >> 16 : round_Bps;
+			__u32 fit = (__u32)(st->gain * t / r);
+
+			g = tcpav_min_u32(g, tcpav_max_u32(fit, TCPAV_GAIN_MIN));
+		}
+		st->gain = g;
+	}
+}
+
 /* Once per round: smoothed rate, bandwidth windows, gain, valve. */
 static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u64 now_us)
 {
 	__u64 T = st->target_Bps;
 	__u16 f = st->flags;
 	int app_limited = (f & TCPAV_S_ROUND_APP_LIMITED) != 0;
-	int window_limited = (f & (TCPAV_S_ROUND_WINDOW_LIMITED | TCPAV_S_ROUND_RTO)) != 0;
-	int congested = st->round_losses || (f & TCPAV_S_ROUND_ECE);
+	int window_limited = (f & TCPAV_S_ROUND_WINDOW_LIMITED) != 0;
+	int timeout = (f & TCPAV_S_ROUND_RTO) != 0;
+	int congested = (f & (TCPAV_S_ROUND_LOSS | TCPAV_S_ROUND_ECE)) != 0;
 
 	st->rounds++;
 	if (f & TCPAV_S_ROUND_WINDOW_LIMITED)
@@ -370,17 +495,19 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	else
 		f &= (__u16)~TCPAV_S_WINDOW_LIMITED;
 	f &= (__u16)~(TCPAV_S_ROUND_APP_LIMITED | TCPAV_S_ROUND_WINDOW_LIMITED | TCPAV_S_ROUND_ECE |
-		      TCPAV_S_ROUND_RTO | TCPAV_S_APP_LIMITED);
+		      TCPAV_S_ROUND_RTO | TCPAV_S_ROUND_LOSS | TCPAV_S_APP_LIMITED);
 	if (app_limited)
 		f |= TCPAV_S_APP_LIMITED;
 	st->e_credit = st->e_wnd;
 
 	st->flags = f;
 
-	if (!(app_limited || window_limited) || round_Bps > st->rate_Bps) {
+	if (!(app_limited || window_limited || timeout) || round_Bps > st->rate_Bps)
 		st->rate_Bps = st->rate_Bps ? (3 * st->rate_Bps + round_Bps) / 4 : round_Bps;
+	/* not from limited rounds: the first round (an initial window acked
+	 * within a millisecond) would read as 70 Mbit/s */
+	if (!(app_limited || window_limited || timeout))
 		st->bw_win_Bps[0] = tcpav_max_u64(st->bw_win_Bps[0], round_Bps);
-	}
 	if (st->rounds % TCPAV_PROBE_INTERVAL == 0) {
 		st->bw_win_Bps[1] = st->bw_win_Bps[0];
 		st->bw_win_Bps[0] = 0;
@@ -388,58 +515,24 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	/* Retest: T is tried again from g = 1 (a retest at the gain it had,
 	 * 2.5 T, overflowed an ECN-marked queue that T alone would not); the
 	 * gain ramps as usual and the valve judges anew within
-	 * TCPAV_VALVE_ROUNDS rounds at maximum gain. */
+	 * TCPAV_VALVE_ROUNDS rounds at the gain's ceiling. */
 	if ((st->flags & TCPAV_S_INFEASIBLE) && st->rounds % TCPAV_RETEST_ROUNDS == 0) {
 		tcpav_clear_valve(st);
 		st->gain = TCPAV_GAIN_UNIT;
 		st->flags |= TCPAV_S_PROBING;
 	}
-	if (T == 0 || app_limited || window_limited)
+	if (T == 0 || app_limited || timeout)
 		return;
-
-	/*
-	 * The gain follows both the smoothed rate and this round's: the round
-	 * shows a change a round before the average does, and decisions one
-	 * round late overshoot by a round's step (a deep queue makes rounds
-	 * long). Far below T (both rates) it ramps geometrically; below T
-	 * integral control on the relative error of the smoothed rate,
-	 * TCPAV_GAIN_KI per 100 %, at most TCPAV_GAIN_STEP a round (a fixed
-	 * step would make g drift up on noisy rounds); at or above T (both)
-	 * it decays, and at once to g*T/round when a round delivered more
-	 * than 9/8 T; when the two disagree it holds.
-	 */
-	{
-		__u64 hi = tcpav_max_u64(st->rate_Bps, round_Bps);
-		__u64 lo = tcpav_min_u64(st->rate_Bps, round_Bps);
-
-		if (hi < T - T / 8) {
-			__u32 step = tcpav_max_u32(st->gain >> TCPAV_GAIN_RAMP_SHIFT, 1);
-
-			st->gain = tcpav_min_u32(st->gain + step, TCPAV_GAIN_MAX);
-		} else if (hi < T) {
-			__u64 step = (T - st->rate_Bps) * TCPAV_GAIN_KI / T;
-
-			step = tcpav_min_u64(tcpav_max_u64(step, 1), TCPAV_GAIN_STEP);
-			st->gain = tcpav_min_u32(st->gain + (__u32)step, TCPAV_GAIN_MAX);
-		} else if (lo >= T && st->gain > TCPAV_GAIN_MIN) {
-			__u64 step = tcpav_min_u64(st->rate_Bps - T, T) * TCPAV_GAIN_KI / T;
-			__u32 decay = (st->gain - TCPAV_GAIN_MIN) >> TCPAV_GAIN_DECAY_SHIFT;
-			__u32 g;
-
-			step = tcpav_max_u64(tcpav_max_u64(step, decay), 1);
-			g = st->gain - (__u32)tcpav_min_u64(step, st->gain - TCPAV_GAIN_MIN);
-			if (round_Bps > T + T / 8) {
-				/* round_Bps > T > 0, so fit < g <= MAX; the shift keeps
-				 * g * T inside 64 bits for any T */
-				__u64 t = T > (1ull << 48) ? T >> 16 : T;
-				__u64 r = T > (1ull << 48) ? round_Bps >> 16 : round_Bps;
-				__u32 fit = (__u32)(st->gain * t / r);
-
-				g = tcpav_min_u32(g, tcpav_max_u32(fit, TCPAV_GAIN_MIN));
-			}
-			st->gain = g;
-		}
-	}
+	/* A window-limited round (rwnd, sndbuf) says nothing of what a larger
+	 * g would deliver: the gain holds. The valve counts it only when it
+	 * lost packets (or saw marks) with the gain at its ceiling: then the
+	 * window does not bind, the path does (a send buffer deeper than the
+	 * path's queue overflows that queue; a receive window that binds
+	 * keeps the queue short). */
+	if (!window_limited)
+		tcpav_adjust_gain(st, round_Bps);
+	else if (!congested)
+		return;
 
 	if (st->rate_Bps >= T - T / 8) {
 		/* E alone (or a retest) reaches 7/8 T: T is feasible again */
@@ -447,7 +540,7 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 			tcpav_clear_valve(st);
 		st->below_rounds = 0;
 		st->lossy_rounds = 0;
-	} else if (st->gain >= TCPAV_GAIN_MAX && !(st->flags & TCPAV_S_INFEASIBLE)) {
+	} else if (tcpav_gain_at_ceiling(st) && !(st->flags & TCPAV_S_INFEASIBLE)) {
 		__u16 now_ms = (__u16)(now_us / 1000);
 
 		if (st->below_rounds == 0)
@@ -477,18 +570,17 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 		st->flags |= TCPAV_S_ROUND_APP_LIMITED;
 	if (ack->window_limited)
 		st->flags |= TCPAV_S_ROUND_WINDOW_LIMITED;
-	st->round_losses += ack->losses;
+	if (ack->losses)
+		st->flags |= TCPAV_S_ROUND_LOSS;
 
 	/* Round trip accounting, as BBR counts rounds. */
-	if ((__s32)(ack->prior_delivered - st->round_end_delivered) >= 0 &&
+	if ((__s32)(ack->prior_delivered - st->round_start_delivered) >= 0 &&
 	    ack->now_us - st->round_start_us >= TCPAV_ROUND_MIN_US) {
 		__u64 bytes = (__u64)(ack->delivered - st->round_start_delivered) * mss;
 
 		tcpav_round_end(st, tcpav_rate_Bps(bytes, ack->now_us - st->round_start_us), ack->now_us);
 		st->round_start_us = ack->now_us;
 		st->round_start_delivered = ack->delivered;
-		st->round_end_delivered = ack->delivered;
-		st->round_losses = 0;
 		out->round_ended = 1;
 		/* Just flagged: G's push cut E with losses a Reno at its share
 		 * would not have seen; E takes over from half the rate the flow
@@ -529,12 +621,12 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	}
 	out->pacing_needed = 1;
 	if (guaranteed_Bps && (st->g_wnd >= st->e_wnd || ack->srtt_us == 0)) {
-		/* without an RTT sample E's pacing is unknown: pace at g*T */
+		/* without an RTT sample E's pacing is unknown: pace for G */
 		if (st->g_wnd >= st->e_wnd)
 			st->flags |= TCPAV_S_G_DOMINATES;
 		else
 			st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
-		out->pacing_Bps = guaranteed_Bps;
+		out->pacing_Bps = tcpav_g_pacing_Bps(guaranteed_Bps);
 	} else {
 		st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
 		out->pacing_Bps = tcpav_reno_pacing_Bps(cwnd, st->e_wnd < st->e_ssthresh, mss, ack->srtt_us, 0);

@@ -66,14 +66,14 @@ ss_field() {
         sub(/[KMG]?bps$/, "", v); if (m == 1) print v; else printf "%.0f\n", v * m; exit } }' <<<"$1"
 }
 # pacing_in_law LINE T: the socket is paced, at least at T, and at most at
-# what the law can ask (2.5 T while G dominates, 2 cwnd*mss/srtt in slow
+# what the law can ask (6/5 x 2.5 T = 3 T while G dominates, 2 cwnd*mss/srtt in slow
 # start) times 4: srtt moves between the ACK that set the rate and the sample
 pacing_in_law() {
     local p cwnd mss rtt
     p=$(ss_field "$1" pacing_rate) cwnd=$(ss_field "$1" cwnd) mss=$(ss_field "$1" mss) rtt=$(ss_field "$1" rtt)
     [[ -n $p && -n $cwnd && -n $mss && -n $rtt ]] || return 1
     awk -v p="$p" -v t="$2" -v c="$cwnd" -v m="$mss" -v r="$rtt" \
-        'BEGIN { hi = 2.5 * t; e = 2 * c * m * 8 / (r / 1000); if (e > hi) hi = e; exit !(p >= t && p <= 4 * hi) }'
+        'BEGIN { hi = 3 * t; e = 2 * c * m * 8 / (r / 1000); if (e > hi) hi = e; exit !(p >= t && p <= 4 * hi) }'
 }
 
 # Leaves nothing behind: flows killed with the namespaces, then tcp_av

@@ -77,9 +77,13 @@ static struct tcpav_ack quiet_ack(u32 srtt, u32 mss)
  * flow to E, except in a probe round. */
 static u64 ref_guaranteed(const struct tcpav_state *st)
 {
+	u64 g, bw = max64(st->bw_win_Bps[0], st->bw_win_Bps[1]);
+
 	if ((st->flags & TCPAV_S_INFEASIBLE) && !(st->flags & TCPAV_S_PROBING))
 		return 0;
-	return (u64)((u128)st->target_Bps * st->gain / TCPAV_GAIN_UNIT);
+	g = (u64)((u128)st->target_Bps * st->gain / TCPAV_GAIN_UNIT);
+	/* above T, at most 5/4 of the bandwidth estimate */
+	return min64(g, max64(st->target_Bps, (u64)((u128)bw * 5 / 4)));
 }
 
 /* G = rate * srtt / mss + headroom, clamped to TCPAV_WND_MAX; mss 0 is 1. */
@@ -285,6 +289,7 @@ static void test_guaranteed_window(void)
 
 		tcpav_init(&st, 10, cases[i].T, 0, 0);
 		st.gain = cases[i].gain;
+		st.bw_win_Bps[0] = cases[i].T * 2; /* the path delivered 2 T: no cap below g*T */
 		expect = ref_G(cases[i].T, (u64)((u128)cases[i].T * cases[i].gain / 256), cases[i].srtt,
 			       cases[i].mss);
 		o = ack_once(&st, &a);
@@ -346,6 +351,7 @@ struct rounder {
 	u64 now;
 	u32 delivered;
 	u32 mss;
+	u32 window_limited; /* every ACK says rwnd or sndbuf limited */
 };
 
 static struct tcpav_out rounder_round(struct rounder *r, u32 pkts, u64 elapsed, int app_limited,
@@ -367,6 +373,7 @@ static struct tcpav_out rounder_round(struct rounder *r, u32 pkts, u64 elapsed, 
 	a.srtt_us = (u32)elapsed;
 	a.mss = r->mss;
 	a.app_limited = (u32)app_limited;
+	a.window_limited = r->window_limited;
 	o = ack_once(&r->st, &a);
 	return o;
 }
@@ -461,10 +468,44 @@ static void test_gain(void)
 	r.mss = 1000;
 	tcpav_init(&r.st, 10, T, 0, 0);
 
-	/* 40 rounds at 2/5 T: the smoothed rate stays below 7/8 T: the gain
-	 * ramps by a quarter a round. */
+	/* Far below 7/8 T with delivery that follows g (pkts = g: the path
+	 * takes what is paced, T = 1000 pkts a round so g at MAX is still
+	 * 64 % of T): every ramp round brings 25 % more, the gain ramps by a
+	 * quarter a round up to MAX. */
+	{
+		struct rounder q;
+		const u64 Tq = 100000000; /* 1000 packets of 1000 B per 10 ms */
+
+		memset(&q, 0, sizeof(q));
+		q.mss = 1000;
+		tcpav_init(&q.st, 10, Tq, 0, 0);
+		for (n = 1; n <= ramp_rounds(); n++) {
+			u32 g0 = q.st.gain;
+
+			rounder_round(&q, g0, 10000, 0, 0);
+			if (q.st.gain != min64(g0 + (g0 >> TCPAV_GAIN_RAMP_SHIFT), TCPAV_GAIN_MAX))
+				bad++;
+			if (q.st.gain > TCPAV_GAIN_MAX)
+				over++;
+			if (!reached_at && q.st.gain == TCPAV_GAIN_MAX)
+				reached_at = n;
+		}
+		CHECK(bad == 0, "3: delivery following g far below T: the gain rises by g/4 per round (%u bad steps)",
+		      bad);
+		CHECK(over == 0 && q.st.gain == TCPAV_GAIN_MAX, "3: gain never exceeds TCPAV_GAIN_MAX (%u)",
+		      q.st.gain);
+		CHECK(reached_at == ramp_rounds(), "3: gain reaches MAX after %u rounds of g += g/4 (at %u)",
+		      ramp_rounds(), reached_at);
+		CHECK(tcpav_gain_at_ceiling(&q.st), "3: at MAX the gain is at its ceiling");
+	}
+
+	/* 40 rounds at 2/5 T whatever g is (the path gives no more): the gain
+	 * ramps while the full-pipe check allows, TCPAV_RAMP_STALLS rounds
+	 * without 25 % more delivery, then returns to the gain of the ramp's
+	 * best round (the first, g = 1) and holds there, at its ceiling. */
+	bad = 0;
 	for (n = 1; n <= 40; n++) {
-		u32 g0 = r.st.gain;
+		u32 g0 = r.st.gain, want;
 		u64 rate0 = r.st.rate_Bps;
 		u64 round_Bps = 20ull * 1000 * USEC / 10000;
 		struct tcpav_out o = rounder_round(&r, 20, 10000, 0, 0);
@@ -474,20 +515,16 @@ static void test_gain(void)
 			rounds_ok = 0;
 		if (r.st.rate_Bps != ewma)
 			ewma_bad++;
-		if (r.st.gain != min64(g0 + (g0 >> TCPAV_GAIN_RAMP_SHIFT), TCPAV_GAIN_MAX))
+		want = n <= TCPAV_RAMP_STALLS ? g0 + (g0 >> TCPAV_GAIN_RAMP_SHIFT) : TCPAV_GAIN_UNIT;
+		if (r.st.gain != want || tcpav_gain_at_ceiling(&r.st) != (n >= TCPAV_RAMP_STALLS + 1))
 			bad++;
-		if (r.st.gain > TCPAV_GAIN_MAX)
-			over++;
-		if (!reached_at && r.st.gain == TCPAV_GAIN_MAX)
-			reached_at = n;
 	}
 	CHECK(rounds_ok, "3: every simulated round ended a round (rounds = %u)", r.st.rounds);
 	CHECK(ewma_bad == 0, "3: smoothed rate is the 1/4 EWMA of round rates (%u mismatches)", ewma_bad);
-	CHECK(bad == 0, "3: at 2/5 T the gain rises by g/4 per round (%u bad steps)", bad);
-	CHECK(over == 0 && r.st.gain == TCPAV_GAIN_MAX, "3: gain never exceeds TCPAV_GAIN_MAX (%u)",
-	      r.st.gain);
-	CHECK(reached_at == ramp_rounds(), "3: gain reaches MAX after %u rounds of g += g/4 (at %u)",
-	      ramp_rounds(), reached_at);
+	CHECK(bad == 0,
+	      "3: at 2/5 T whatever g: %u rounds of g/4, then back to g = 1 at the ceiling (%u bad rounds, g %u)",
+	      TCPAV_RAMP_STALLS, bad, r.st.gain);
+	bad = 0;
 
 	/* App-limited rounds at a low rate: no gain change, no smoothed-rate drop. */
 	{
@@ -698,7 +735,9 @@ static void test_random_invariants(void)
 				bad_t0++;
 		} else if (a.srtt_us && st.g_wnd >= st.e_wnd) {
 			n_gdom++;
-			if (o.pacing_Bps != (a.max_pacing_Bps ? min64(gbps, a.max_pacing_Bps) : gbps))
+			u64 want = gbps + gbps / 5;
+
+			if (o.pacing_Bps != (a.max_pacing_Bps ? min64(want, a.max_pacing_Bps) : want))
 				bad_pace_g++;
 		} else if (a.srtt_us) {
 			u32 mss = a.mss ? a.mss : 1;
@@ -726,7 +765,7 @@ static void test_random_invariants(void)
 	CHECK(bad_pn == 0, "4: pacing_needed == (T != 0) on every ACK (%u violations)", bad_pn);
 	CHECK(bad_clamp == 0, "4: pacing never above max_pacing_Bps (%u violations)", bad_clamp);
 	CHECK(bad_t0 == 0, "4: T == 0: G == 0 and cwnd == E (%u violations)", bad_t0);
-	CHECK(bad_pace_g == 0, "4: G dominates: pacing == g*T (%u violations)", bad_pace_g);
+	CHECK(bad_pace_g == 0, "4: G dominates: pacing == 6/5 g*T (%u violations)", bad_pace_g);
 	CHECK(bad_pace_e == 0, "4: E dominates: pacing == 1.2 (2 in slow start) cwnd*mss/srtt (%u violations)",
 	      bad_pace_e);
 	CHECK(bad_loss_g == 0, "6: loss events and timeouts never change G (%u violations)", bad_loss_g);
@@ -743,14 +782,26 @@ static void test_pacing(void)
 	/* G dominates: pacing g*T, gain 1 then gain 400/256 */
 	tcpav_init(&st, 10, 1000000, 0, 0);
 	o = ack_once(&st, &a);
-	CHECK(st.g_wnd >= st.e_wnd && o.pacing_needed == 1 && o.pacing_Bps == 1000000 &&
+	CHECK(st.g_wnd >= st.e_wnd && o.pacing_needed == 1 && o.pacing_Bps == 1200000 &&
 		      (st.flags & TCPAV_S_G_DOMINATES),
-	      "5: G dominates, g = 1: pacing = T = 1000000 B/s (got %llu)", (unsigned long long)o.pacing_Bps);
-	CHECK(o.pacing_Bps == tcpav_guaranteed_Bps(&st), "5: pacing == tcpav_guaranteed_Bps()");
+	      "5: G dominates, g = 1: pacing = 6/5 T = 1200000 B/s (got %llu)", (unsigned long long)o.pacing_Bps);
+	CHECK(tcpav_guaranteed_Bps(&st) == 1000000 && st.g_wnd == 1000000ull * 20000 / USEC / 1448 + TCPAV_G_HEADROOM,
+	      "5: ... while G is sized for T: G/srtt = T, pacing only spreads the window");
 	st.gain = 400;
 	o = ack_once(&st, &a);
-	CHECK(o.pacing_Bps == 1000000ull * 400 / 256,
-	      "5: G dominates, g = 400/256: pacing = g*T = %llu (got %llu)",
+	CHECK(o.pacing_Bps == 1200000,
+	      "5: g = 400/256 but nothing delivered yet (no bandwidth estimate): G for T, paced at 6/5 T (got %llu)",
+	      (unsigned long long)o.pacing_Bps);
+	st.bw_win_Bps[1] = 1000000;
+	o = ack_once(&st, &a);
+	CHECK(tcpav_guaranteed_Bps(&st) == 1250000 && o.pacing_Bps == 1500000,
+	      "5: g = 400/256, the path delivered T: G for 5/4 of it, not g*T (paced at %llu)",
+	      (unsigned long long)o.pacing_Bps);
+	st.bw_win_Bps[0] = 2000000;
+	o = ack_once(&st, &a);
+	CHECK(tcpav_guaranteed_Bps(&st) == 1000000ull * 400 / 256 &&
+		      o.pacing_Bps == 1000000ull * 400 / 256 * 6 / 5,
+	      "5: G dominates, g = 400/256, the path delivered 2 T: G for g*T = %llu, paced at 6/5 of it (got %llu)",
 	      (unsigned long long)(1000000ull * 400 / 256), (unsigned long long)o.pacing_Bps);
 
 	/* E dominates in congestion avoidance: 1.2 * cwnd * mss / srtt.
@@ -1098,8 +1149,8 @@ static void test_valve(void)
 			simflow_round(&f, t, off, off < C_pkts ? off : C_pkts, 0);
 			valve_observe(&v, &f, j);
 		}
-		CHECK(v.inf_rounds == 0 && f.st.gain == TCPAV_GAIN_MAX,
-		      "7: T = 2C without losses: gain at MAX but the valve never trips (%u rounds flagged)",
+		CHECK(v.inf_rounds == 0 && tcpav_gain_at_ceiling(&f.st),
+		      "7: T = 2C without losses: gain at its ceiling but the valve never trips (%u rounds flagged)",
 		      v.inf_rounds);
 		/* ... but ECN marks count like losses */
 		simflow_init(&f, 2 * C, srtt, mss);
@@ -1425,7 +1476,7 @@ static void test_rounds(void)
 	CHECK(st.rate_Bps == r1 && st.bw_win_Bps[0] == r1,
 	      "10: first round rate = delivered bytes / elapsed = %llu B/s (got %llu)", (unsigned long long)r1,
 	      (unsigned long long)st.rate_Bps);
-	CHECK(st.round_start_us == 7500 && st.round_start_delivered == 150 && st.round_end_delivered == 150,
+	CHECK(st.round_start_us == 7500 && st.round_start_delivered == 150,
 	      "10: the next round starts at this ACK (t 7500, delivered 150)");
 
 	/* an ACK for data sent before the new round started does not end it */
@@ -1489,7 +1540,7 @@ static void test_rounds(void)
 
 	/*
 	 * regression: tp->delivered is a u32 that wraps (after 2^32 packets: ~83 min
-	 * at 10 Gbit/s). The round test `prior_delivered >= round_end_delivered`
+	 * at 10 Gbit/s). The round test `prior_delivered >= round_start_delivered`
 	 * is not wrap-safe (BBR uses !before()). Once a round starts just below
 	 * the wrap and the first qualifying ACK comes after it, no round ends for
 	 * the next 2^32 packets: gain, smoothed rate and valve freeze.
@@ -1585,16 +1636,20 @@ static void test_deep_queue(void)
 	 * rate times srtt (rounded up) */
 	o.pacing_Bps = T;
 	for (j = 0; j < 100; j++) {
-		pkts_per_round = o.pacing_Bps * srtt0 / USEC / mss + 1;
+		pkts_per_round = min64(o.pacing_Bps * srtt0 / USEC / mss + 1, max32(st.g_wnd, 10));
 		o = deep_round(&st, &now, &delivered, (u32)pkts_per_round, 16, max32(st.g_wnd, 10), srtt0, mss, 0);
 	}
 	for (j = 0; j < 200; j++) {
 		u64 gT;
 
-		pkts_per_round = o.pacing_Bps * srtt1 / USEC / mss + 1; /* ~519 packets a round */
+		/* a round carries the window G (~519 packets), pacing permitting */
+		pkts_per_round = min64(o.pacing_Bps * srtt1 / USEC / mss + 1, st.g_wnd);
 		o = deep_round(&st, &now, &delivered, (u32)pkts_per_round, 64, st.g_wnd, srtt1, mss, 0);
 		gT = (u64)((u128)T * st.gain / TCPAV_GAIN_UNIT);
-		if (o.pacing_Bps != gT)
+		/* the sending rate min(pacing, G/srtt) is g*T (+ G's headroom) */
+		if (o.pacing_Bps != gT + gT / 5 ||
+		    min64(o.pacing_Bps, (u64)st.g_wnd * mss * USEC / srtt1) > gT + (u64)TCPAV_G_HEADROOM * mss * USEC / srtt1 ||
+		    (u64)st.g_wnd * mss * USEC / srtt1 < gT)
 			bad_rate++;
 		if (st.e_wnd > st.g_wnd)
 			e_passed++;
@@ -1603,7 +1658,7 @@ static void test_deep_queue(void)
 	printf("# deep queue: srtt %u -> %u us: G %u, E max %u, gain %u, pacing %llu B/s (T %llu)\n", srtt0,
 	       srtt1, st.g_wnd, max_e, st.gain, (unsigned long long)o.pacing_Bps, (unsigned long long)T);
 	CHECK(bad_rate == 0 && st.g_wnd + 1 >= pkts_per_round,
-	      "11: srtt inflated tenfold by others' queue: the flow stays paced at g*T, G follows srtt "
+	      "11: srtt inflated tenfold by others' queue: the flow sends at g*T (G/srtt, paced at 6/5 of it), G follows srtt "
 	      "(G %u, %u bad rounds)",
 	      st.g_wnd, bad_rate);
 	CHECK(st.gain <= TCPAV_GAIN_UNIT + TCPAV_GAIN_STEP,
@@ -1695,6 +1750,48 @@ static void test_outage(void)
 	CHECK(r.st.gain > g0, "12: ... a later round at T/2 (no timeout) ramps it (%u -> %u)", g0, r.st.gain);
 }
 
+/* ---- 13. window-limited rounds and the valve ---- */
+
+/*
+ * A flow held by its send buffer or the peer's window below 7/8 T: the
+ * gain holds, and the valve stays off while those rounds lose nothing (the
+ * window binds: point 10). When they lose packets with the gain at its
+ * ceiling the window is not what binds (a send buffer deeper than the
+ * path's queue overflows it): the valve counts them and trips after
+ * TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS.
+ */
+static void test_window_limited_valve(void)
+{
+	const u64 T = 5000000; /* 50 packets of 1000 B per 10 ms round */
+	const u32 rounds = 2 * TCPAV_VALVE_MIN_MS * 1000 / 10000;
+	struct rounder r;
+	u32 n, g0, flagged_at = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.mss = 1000;
+	tcpav_init(&r.st, 10, T, 0, 0);
+	r.st.gain = TCPAV_GAIN_MAX;
+	r.window_limited = 1;
+	g0 = r.st.gain;
+	for (n = 1; n <= rounds; n++)
+		rounder_round(&r, 20, 10000, 0, 0);
+	CHECK(r.st.gain == g0 && !(r.st.flags & TCPAV_S_INFEASIBLE) && (r.st.flags & TCPAV_S_WINDOW_LIMITED),
+	      "13: %u window-limited rounds at 2/5 T without losses: gain held, window-limited, not infeasible",
+	      rounds);
+	for (n = 1; n <= rounds && !flagged_at; n++) {
+		rounder_round(&r, 20, 10000, 0, n % 4 == 0);
+		if (r.st.flags & TCPAV_S_INFEASIBLE)
+			flagged_at = n;
+	}
+	/* every 4th round loses: the 4th starts the count, the lossy round
+	 * TCPAV_VALVE_MIN_MS later trips it (the rounds between lose nothing
+	 * and are not counted) */
+	CHECK(r.st.gain == g0 && flagged_at == 4 + TCPAV_VALVE_MIN_MS * 1000 / 10000,
+	      "13: ... the same rounds losing a packet every 4th round: flagged %u ms after the first loss "
+	      "(round %u)",
+	      TCPAV_VALVE_MIN_MS, flagged_at);
+}
+
 int main(void)
 {
 	test_elastic_loss();
@@ -1709,5 +1806,6 @@ int main(void)
 	test_rounds();
 	test_deep_queue();
 	test_outage();
+	test_window_limited_valve();
 	return check_done();
 }

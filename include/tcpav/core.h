@@ -54,7 +54,8 @@
  * alone, a Reno (competitors are never starved while T cannot be served),
  * which starts from half the rate the flow delivered (G's push had cut E
  * with losses a Reno at its share would not have seen). The flag clears
- * when E alone delivers 7/8 T (competitors left), when the target changes,
+ * when E alone delivers 7/8 T, smoothed and in TCPAV_VALVE_ROUNDS rounds in
+ * a row (competitors left), when the target changes,
  * and for a retest every TCPAV_RETEST_ROUNDS rounds: G comes back from g = 1
  * and the valve judges again, in TCPAV_VALVE_ROUNDS rounds at the ceiling
  * without the minimum time (a few rounds of pressure in hundreds, not a
@@ -141,6 +142,7 @@ struct tcpav_state {
 			       * (saturates at 4.29 GB/s) */
 	__u16 ramp_gain;      /* g of the round that set ramp_Bps */
 	__u8 ramp_stalls;     /* ramp rounds since a 25 % gain in delivery */
+	__u8 above_rounds;    /* flagged: consecutive rounds at 7/8 T or more */
 	__u16 loss_events;
 	__u16 flags;
 	__u8 below_rounds;    /* consecutive rounds at the ceiling under 7/8 T */
@@ -287,6 +289,7 @@ static inline void tcpav_ramp_reset(struct tcpav_state *st)
 static inline void tcpav_clear_valve(struct tcpav_state *st)
 {
 	tcpav_ramp_reset(st);
+	st->above_rounds = 0;
 	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING);
 	st->below_rounds = 0;
 	st->lossy_rounds = 0;
@@ -535,12 +538,23 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		return;
 
 	if (st->rate_Bps >= T - T / 8) {
-		/* E alone (or a retest) reaches 7/8 T: T is feasible again */
-		if (st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_PROBING))
+		/* E alone (or a retest) reaches 7/8 T, smoothed and in each of
+		 * TCPAV_VALVE_ROUNDS rounds: T is feasible again. Not the
+		 * smoothed rate alone: a short round ended by ACKs of whole GSO
+		 * super-packets lifts it above a link that cannot carry 7/8 T
+		 * (an ECN-marked flow with T above the link was cleared so). */
+		if (!(st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_PROBING)))
+			;
+		else if (round_Bps < T - T / 8)
+			st->above_rounds = 0;
+		else if (++st->above_rounds >= TCPAV_VALVE_ROUNDS)
 			tcpav_clear_valve(st);
 		st->below_rounds = 0;
 		st->lossy_rounds = 0;
-	} else if (tcpav_gain_at_ceiling(st) && !(st->flags & TCPAV_S_INFEASIBLE)) {
+		return;
+	}
+	st->above_rounds = 0;
+	if (tcpav_gain_at_ceiling(st) && !(st->flags & TCPAV_S_INFEASIBLE)) {
 		__u16 now_ms = (__u16)(now_us / 1000);
 
 		if (st->below_rounds == 0)

@@ -1792,6 +1792,34 @@ static void test_window_limited_valve(void)
 	      TCPAV_VALVE_MIN_MS, flagged_at);
 }
 
+/* ---- 14. the flag clears on 7/8 T held, not on a burst ---- */
+
+static void test_valve_clear(void)
+{
+	const u64 T = 5000000; /* 50 packets of 1000 B per 10 ms round */
+	struct rounder r;
+	u32 n;
+
+	memset(&r, 0, sizeof(r));
+	r.mss = 1000;
+	tcpav_init(&r.st, 10, T, 0, 0);
+	for (n = 0; n < 8; n++)
+		rounder_round(&r, 20, 10000, 0, 0);
+	r.st.flags |= TCPAV_S_INFEASIBLE;
+	/* one round of 200 packets (ACKs of GSO super-packets bunched in a
+	 * short round) lifts the smoothed rate above 7/8 T for rounds */
+	rounder_round(&r, 200, 10000, 0, 0);
+	for (n = 0; n < 3; n++)
+		rounder_round(&r, 20, 10000, 0, 0);
+	CHECK(r.st.flags & TCPAV_S_INFEASIBLE,
+	      "14: one burst round lifting the smoothed rate above 7/8 T does not clear the flag");
+	for (n = 1; n <= 30 && (r.st.flags & TCPAV_S_INFEASIBLE); n++)
+		rounder_round(&r, 45, 10000, 0, 0);
+	CHECK(!(r.st.flags & TCPAV_S_INFEASIBLE) && n - 1 >= TCPAV_VALVE_ROUNDS,
+	      "14: rounds at 9/10 T clear it once the smoothed rate and %u rounds are at 7/8 T (after %u)",
+	      TCPAV_VALVE_ROUNDS, n - 1);
+}
+
 int main(void)
 {
 	test_elastic_loss();
@@ -1807,5 +1835,6 @@ int main(void)
 	test_deep_queue();
 	test_outage();
 	test_window_limited_valve();
+	test_valve_clear();
 	return check_done();
 }

@@ -35,7 +35,8 @@
  * receive/send-window-limited samples, or a timeout, are ignored: a larger
  * window would not send more): while both are below 7/8 T it rises by a
  * quarter a round (a fast ramp, so an infeasible target is known in a few
- * rounds) for as long as ramping pays: after TCPAV_RAMP_STALLS rounds
+ * rounds) for as long as ramping pays and G can carry it (g*T up to 5/4 of
+ * the bandwidth estimate, see tcpav_guaranteed_Bps): after TCPAV_RAMP_STALLS rounds
  * without 25 % more delivery than the ramp's best round (BBR's full-pipe
  * check) it returns to that round's gain and holds, the gain's ceiling;
  * below T in proportion to the shortfall (at most TCPAV_GAIN_STEP a round);
@@ -227,13 +228,19 @@ static inline __u64 tcpav_bw_est(const struct tcpav_state *st)
  * packets, went from timeout to timeout and delivered 4 Mbit/s. None while
  * the valve holds the flow to E.
  */
+/* g * T */
+static inline __u64 tcpav_gain_Bps(const struct tcpav_state *st)
+{
+	return (st->target_Bps >> 8) * st->gain + (((st->target_Bps & 0xff) * st->gain) >> 8);
+}
+
 static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
 {
 	__u64 g, bw = tcpav_bw_est(st);
 
 	if (st->flags & TCPAV_S_INFEASIBLE)
 		return 0;
-	g = (st->target_Bps >> 8) * st->gain + (((st->target_Bps & 0xff) * st->gain) >> 8);
+	g = tcpav_gain_Bps(st);
 	if (bw > ~0ull / 2)
 		return g;
 	return tcpav_min_u64(g, tcpav_max_u64(st->target_Bps, bw + bw / 4));
@@ -452,7 +459,10 @@ static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps)
 				return;
 			}
 		}
-		if (st->ramp_stalls < TCPAV_RAMP_STALLS)
+		/* and only while G can carry the raise: past 5/4 of the
+		 * bandwidth estimate (tcpav_guaranteed_Bps) g would change
+		 * nothing but the number shown */
+		if (st->ramp_stalls < TCPAV_RAMP_STALLS && tcpav_guaranteed_Bps(st) >= tcpav_gain_Bps(st))
 			st->gain = tcpav_min_u32(st->gain + step, TCPAV_GAIN_MAX);
 		return;
 	}

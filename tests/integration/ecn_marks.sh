@@ -12,15 +12,16 @@
 # the hosts' 4-6 MB buffers: no round is window-limited).
 #
 # a. T = 30M (infeasible: above EB) among 2 CUBIC, 15 s, a virtual queue
-#    of 20 frames. The valve judges 3 rounds at maximum gain below 7/8 T,
-#    of which one must be congested (a loss or an ECN-Echo). Flagged, the
-#    flow is E alone, a Reno that the marks hold below the virtual queue's
-#    rate (90 % of HTB's): the real queue stays short and nothing is
-#    dropped. Every 256 rounds (a few ms each here) the flag clears for a
-#    retest: G comes back at gain 2.5 and the valve judges again within 3
-#    rounds. So from 5 s (start-up over) a retest with no loss can be judged
-#    infeasible on marks alone; were ECE not counted, G would stay on at
-#    75 Mbit/s until the 300-frame queue overflowed and a loss re-flagged it.
+#    of 20 frames. The valve judges 3 rounds at the gain's ceiling below
+#    7/8 T, of which one must be congested (a loss or an ECN-Echo). Flagged,
+#    the flow is E alone, a Reno that the marks hold below the virtual
+#    queue's rate (90 % of HTB's): the real queue stays short and nothing
+#    is dropped. Every 256 rounds (a few ms each here) the flag clears for a
+#    retest: G comes back from g = 1 and the valve judges again within 3
+#    rounds at the ceiling. So from 5 s (start-up over) a retest with no
+#    loss can be judged infeasible on marks alone; were ECE not counted, G
+#    would stay on until the 300-frame queue overflowed and a loss
+#    re-flagged it.
 #    Checks: marks were set; the flow is flagged in every `tcpavctl flows`
 #    sample from 5 s (infeasible, or probing while a retest runs) and
 #    infeasible in 90 % of them (a retest lasts 3 rounds in 256); at least

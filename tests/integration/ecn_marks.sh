@@ -122,8 +122,7 @@ flow_state() {
     for f in "$1"/flows-*.json; do
         k=${f##*/flows-}; k=${k%.json}
         (( k >= $3 )) || continue
-        jq -r --argjson t "$2" --arg k "$k" '[.[] | select(.target_bps == $t and .goodput_bps > 0)] | max_by(.goodput_bps) //
-            empty | "\($k) \(.flags) \(.loss_events) \(.rounds)"' "$f"
+        jq -r --argjson t "$2" --arg k "$k" "$DATA_FLOW"' | "\($k) \(.flags) \(.loss_events) \(.rounds)"' "$f"
     done | sort -n
 }
 # since DIR FROM_TENTHS: "retransmissions segments" of the tcp_av flow (ss)

@@ -62,16 +62,15 @@ check "flows --json parses: an array with the documented keys" \
     jq -e 'length > 0 and all(.[]; ([keys[]] | sort) == ["avr", "bw_est_bps", "cwnd", "dst", "e", "flags", "g", "gain",
         "goodput_bps", "infeasible", "loss_events", "mss", "netns", "rounds", "src", "srtt_us", "target_bps", "valve_cap_bps", "window_limited"])' \
     "$TMP/flows.json"
-# the data flow: the busiest one with the target
-data_flow='[.[] | select(.target_bps == 8000000)] | max_by(.goodput_bps)'
+# the data flow (lib.sh)
 check "flows --json: the data flow has goodput_bps > 1 Mbit/s and its target" \
-    jq -e "$data_flow | .goodput_bps > 1000000" "$TMP/flows.json"
+    jq -e --argjson t $T "$DATA_FLOW | .goodput_bps > 1000000" "$TMP/flows.json"
 # alone on the bottleneck the flow takes up to EB: 0.1 <= avr <= 1.1 EB / T
 # as a ratio computed from the two rates it is printed with (to 10 digits,
 # not rounded to per mille), not 100 times that as a percentage
 check "flows --json: avr is the ratio goodput_bps / target_bps (to 1e-9), within 0.1 .. 1.1 EB/T" \
-    jq -e --argjson hi "$(awk -v e=$EB -v t=$T 'BEGIN { print 1.1 * e / t }')" \
-    "$data_flow | (.avr / (.goodput_bps / .target_bps) - 1) as \$d | .avr >= 0.1 and .avr <= \$hi and \$d <= 1e-9 and \$d >= -1e-9" \
+    jq -e --argjson t $T --argjson hi "$(awk -v e=$EB -v t=$T 'BEGIN { print 1.1 * e / t }')" \
+    "$DATA_FLOW | (.avr / (.goodput_bps / .target_bps) - 1) as \$d | .avr >= 0.1 and .avr <= \$hi and \$d <= 1e-9 and \$d >= -1e-9" \
     "$TMP/flows.json"
 
 # --- apqos show --json: tc's names (rate_bps, ceil_bps), an escaped ifname

@@ -46,6 +46,13 @@ flow_listed() {
     jq -e --arg d "$2" --argjson t "$3" 'any(.[]; .dst == $d and .target_bps == $t)' "$1" >/dev/null
 }
 
+# DATA_FLOW: jq filter (with $t, the target in bit/s) for the data flow in
+# `tcpavctl flows --json`: of the flows with that target, the one with most
+# rounds. Not the one with the highest goodput_bps: iperf3's control
+# connection (same port, same rule) can read a few hundred bytes acked in
+# one sub-millisecond round as a rate above the data flow's.
+DATA_FLOW='[.[] | select(.target_bps == $t and (.flags | test("idle") | not))] | max_by(.rounds) // empty'
+
 # What the kernel says of a tcp_av socket (rules_exec_api, unload_while_running):
 # ss_data NS DPORT: ss's info line for the data connection to DPORT
 # (iperf3's control connection shares the port; the data one acked most)

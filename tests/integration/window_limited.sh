@@ -58,8 +58,7 @@ run() {
         line=$(ss_data "$TB_SND" 5201)
         lim=$(awk '{ s = ""; for (i = 1; i <= NF; i++) if ($i ~ /^(rwnd|sndbuf)_limited:/) s = s (s ? "," : "") $i
             print s ? s : "-" }' <<<"$line")
-        "$TCPAVCTL" flows --json 2>/dev/null | jq -r --argjson t $T --arg k "$k" --arg w "$(ss_field "$line" snd_wnd)" --arg l "$lim" '
-            [.[] | select(.target_bps == $t and .goodput_bps > 0)] | max_by(.goodput_bps) // empty |
+        "$TCPAVCTL" flows --json 2>/dev/null | jq -r --argjson t $T --arg k "$k" --arg w "$(ss_field "$line" snd_wnd)" --arg l "$lim" "$DATA_FLOW"' |
             "\($k) \(.gain) \(.window_limited) \(.infeasible) \(.flags) \(.srtt_us) \(if $w == "" then "-" else $w end) \($l)"' \
             >>"$dir/samples" || true
         (( k == 100 )) && "$TCPAVCTL" flows >"$dir/table" 2>&1

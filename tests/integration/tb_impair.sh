@@ -21,9 +21,12 @@
 #    reply and never reaches the sender (its IcmpInEchos stays); every
 #    receiver interval inside the hole, after the packets already past the
 #    clsact hook have left HTB's queue (100 x 1514 B at the HTB rate), has
-#    no bytes; the flow comes back: its goodput over the last 3 s is >= 80 %
-#    of its own before the hole (from 1 s), and the time from the close to
-#    the first bytes is printed. The tool leaves no clsact behind.
+#    no bytes; the path is whole again: some 1 s window after the close
+#    carries >= 80 % of the flow's goodput before the hole (from 1 s); the
+#    time from the close to the first bytes and the last 3 s are printed.
+#    (Not "the last 3 s >= 80 %": how fast CUBIC climbs back after its RTO
+#    backoff is CUBIC's business, and once in a CI run it held 9.25 of 25
+#    Mbit/s over them.) The tool leaves no clsact behind.
 # 3. ECN, same testbed, 5 s CUBIC flows, marks on the bottleneck's egress:
 #    with net.ipv4.tcp_ecn=1 at the sender, `ecn --prob 0.05` marks m of
 #    the n ECT packets with |m - nP| <= 5 sqrt(nP(1-P)) (binomial), n >
@@ -161,8 +164,10 @@ before=$(tb_flow_goodput "$d" 0 1 "$open")
 last=$(tb_flow_series "$d" 0 | tail -1 | awk '{ print $1 }')
 afterg=$(tb_flow_goodput "$d" 0 "$(awk -v l="$last" 'BEGIN { print l - 3 }')" "$last")
 back=$(tb_flow_series "$d" 0 | awk -v c="$close" '$1 > c + 0.1 && $2 > 0 { printf "%.1f", $1 - 0.1 - c; exit }')
-echo "# goodput before $(mbit "$before"), last 3 s $(mbit "$afterg") Mbit/s; first bytes ${back:-never} s after the close"
-check_ge "the flow comes back: last 3 s >= 80 % of before" "$afterg" "$(awk -v b="$before" 'BEGIN { printf "%.0f", 0.8 * b }')"
+best=$(tb_flow_windows "$d" 0 1 "$close" "$last" | awk 'BEGIN { m = 0 } $3 > m { m = $3 } END { print m }')
+echo "# goodput before $(mbit "$before"), last 3 s $(mbit "$afterg"), best 1 s after the close $(mbit "$best") Mbit/s; first bytes ${back:-never} s after the close;" \
+    "per 1 s after it: $(tb_flow_windows "$d" 0 1 "$close" "$last" | awk 'NR % 10 == 1 { printf "%.1f ", $3 / 1e6 }')"
+check_ge "the path is whole again: some 1 s after the close carries >= 80 % of before" "$best" "$(awk -v b="$before" 'BEGIN { printf "%.0f", 0.8 * b }')"
 check "tc_impair left no clsact" no_clsact
 
 # --- 3. ECN ----------------------------------------------------------------

@@ -37,6 +37,14 @@
 #        full wire length, qdisc_pkt_len; a pfifo counts it as one packet).
 #        Use a byte queue (bfifo) with it; a real AP queues after
 #        segmentation.
+#   nic  as host, but the sender's veth has tso off (gso and sg stay on):
+#        the sender's TCP builds GSO super-packets as on a stock host (TCP
+#        always has GSO, sk_setup_caps), and its device cuts them into
+#        frames on the way out, as a host's NIC does on the wire; so the
+#        router's queue sees 1514-byte frames, as a real AP's does.
+#        (Even `off` leaves the stack's GSO on; what the modes change is
+#        where super-packets are cut: at the sender's device (off, nic) or
+#        nowhere (host).)
 # The reverse path (rcv -> rtr -> snd, i.e. the ACKs) is left unshaped
 # (veth default noqueue).
 #
@@ -49,13 +57,13 @@
 #     Nb (`151400b`: bfifo limit 151400 bytes, i.e. 100 x 1514-byte frames;
 #     `1514000b`). Plain bytes only: tc's own `kb` means 1024 bytes, which
 #     is not what "151 KB" means in the issue, so no multipliers are taken.
-#     TB_OFFLOADS (off|host, default off) picks the offloads (see above).
+#     TB_OFFLOADS (off|host|nic, default off) picks the offloads (see above).
 #     On any failure: removes whatever was created, prints one line to
 #     stderr, returns 1. Refuses (returns 1, touches nothing) if a namespace
 #     of that name already exists. Sets and exports TB_SND TB_RTR TB_RCV
 #     TB_SND_ADDR TB_RCV_ADDR TB_RTR_BOTTLENECK_DEV (+ TB_SND_DEV TB_RCV_DEV),
 #     and TB_QDISC (pfifo|bfifo), TB_QLIMIT (packets or bytes, a number)
-#     and TB_OFFLOADS_SET (off|host) as built, for the record (not
+#     and TB_OFFLOADS_SET (off|host|nic) as built, for the record (not
 #     TB_OFFLOADS itself: that is the next tb_up's input).
 # tb_htb_rate_for_eb EB_BPS
 #     Prints the HTB rate (tc syntax, "NNNbit") whose TCP payload capacity is
@@ -104,7 +112,7 @@
 #     far. INT exits 130, TERM exits 143; a normal exit keeps its status.
 #
 # Variables read: TB_NET (second address octet, default 77),
-# TB_OFFLOADS (off|host, tb_up), TB_EXTRA_CLEANUP (see tb_trap_cleanup).
+# TB_OFFLOADS (off|host|nic, tb_up), TB_EXTRA_CLEANUP (see tb_trap_cleanup).
 
 # ---------------------------------------------------------------------------
 # Internal helpers
@@ -175,6 +183,8 @@ _tb_up_build() {
         for dev in "$snd:snd0" "$rtr:rtr-snd" "$rtr:rtr-rcv" "$rcv:rcv0"; do
             _tb_no_offloads "${dev%%:*}" "${dev#*:}" || return 1
         done
+    elif [[ $offloads == nic ]]; then
+        _tb_do ip netns exec "$snd" ethtool -K snd0 tso off || return 1
     fi
 
     _tb_do ip -n "$snd" addr add "10.$net.1.1/24" dev snd0 || return 1
@@ -268,8 +278,8 @@ tb_up() {
         echo "tb_up: QUEUE must be a packet count (100) or bytes with a 'b' suffix (151400b), got '$queue'" >&2
         return 1
     fi
-    if [[ $offloads != off && $offloads != host ]]; then
-        echo "tb_up: TB_OFFLOADS must be 'off' or 'host', got '$offloads'" >&2
+    if [[ $offloads != off && $offloads != host && $offloads != nic ]]; then
+        echo "tb_up: TB_OFFLOADS must be 'off', 'host' or 'nic', got '$offloads'" >&2
         return 1
     fi
     _tb_create tb_up _tb_up_build "$name" "$rate" "$qdisc" "$qlimit" "$offloads"

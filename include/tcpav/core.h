@@ -55,8 +55,9 @@
  * alone, a Reno (competitors are never starved while T cannot be served),
  * which starts from half the rate the flow delivered (G's push had cut E
  * with losses a Reno at its share would not have seen). The flag clears
- * when E alone delivers 7/8 T, smoothed and in TCPAV_VALVE_ROUNDS rounds in
- * a row (competitors left), when the target changes,
+ * when E alone delivers 7/8 T, smoothed and in every round of a run of at
+ * least TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS (competitors left;
+ * the same second the valve takes to flag), when the target changes,
  * and for a retest every TCPAV_RETEST_ROUNDS rounds: G comes back from g = 1
  * and the valve judges again, in TCPAV_VALVE_ROUNDS rounds at the ceiling
  * without the minimum time (a few rounds of pressure in hundreds, not a
@@ -149,6 +150,7 @@ struct tcpav_state {
 	__u8 below_rounds;    /* consecutive rounds at the ceiling under 7/8 T */
 	__u8 lossy_rounds;    /* of those, rounds with losses or ECN marks */
 	__u16 below_since_ms; /* when below_rounds began, ms (mod 2^16) */
+	__u16 above_since_ms; /* when above_rounds began, ms (mod 2^16) */
 };
 
 /* What one ACK tells the law; filled from tcp_sock and the rate sample. */
@@ -548,17 +550,29 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		return;
 
 	if (st->rate_Bps >= T - T / 8) {
-		/* E alone (or a retest) reaches 7/8 T, smoothed and in each of
-		 * TCPAV_VALVE_ROUNDS rounds: T is feasible again. Not the
-		 * smoothed rate alone: a short round ended by ACKs of whole GSO
-		 * super-packets lifts it above a link that cannot carry 7/8 T
-		 * (an ECN-marked flow with T above the link was cleared so). */
-		if (!(st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_PROBING)))
+		/* E alone (or a retest) reaches 7/8 T, smoothed and in every
+		 * round of a run of at least TCPAV_VALVE_ROUNDS rounds and
+		 * TCPAV_VALVE_MIN_MS (the time the valve takes to flag): T is
+		 * feasible again. Not the smoothed rate alone: a short round
+		 * ended by ACKs of whole GSO super-packets lifts it above a
+		 * link that cannot carry 7/8 T (an ECN-marked flow with T above
+		 * the link was cleared so). Not 3 rounds alone either: 3 rounds
+		 * of 4 ms each read above a 25 Mbit/s link for T = 30M. Rounds
+		 * tile time, so over the run's second the rate is the link's,
+		 * off by at most one super-packet (64 KB: 0.5 Mbit/s). */
+		if (!(st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_PROBING))) {
 			;
-		else if (round_Bps < T - T / 8)
+		} else if (round_Bps < T - T / 8) {
 			st->above_rounds = 0;
-		else if (++st->above_rounds >= TCPAV_VALVE_ROUNDS)
-			tcpav_clear_valve(st);
+		} else {
+			if (st->above_rounds == 0) /* from this round's start */
+				st->above_since_ms = (__u16)(st->round_start_us / 1000);
+			if (st->above_rounds < 0xff)
+				st->above_rounds++;
+			if (st->above_rounds >= TCPAV_VALVE_ROUNDS &&
+			    (__u16)((__u16)(now_us / 1000) - st->above_since_ms) >= TCPAV_VALVE_MIN_MS)
+				tcpav_clear_valve(st);
+		}
 		st->below_rounds = 0;
 		st->lossy_rounds = 0;
 		return;

@@ -1204,10 +1204,11 @@ static void test_valve(void)
 
 	/* E: infeasible, then the bottleneck grows to 8C: E (a Reno alone on
 	 * the path) grows a packet a round to the 7/8 * 2C = 35 packets a round
-	 * that clear the flag; allow the smoothed rate's lag (8 rounds). */
+	 * that clear the flag; allow the smoothed rate's lag (8 rounds) and
+	 * the second those rounds must last (TCPAV_VALVE_MIN_MS). */
 	{
 		u32 cleared_at = 0, trip = 0, grown = 0;
-		const u32 bound = 7 * 2 * C_pkts / 8 + 8;
+		const u32 bound = 7 * 2 * C_pkts / 8 + 8 + (u32)(TCPAV_VALVE_MIN_MS * 1000ull / srtt);
 
 		simflow_init(&f, 2 * C, srtt, mss);
 		t = 0;
@@ -1820,11 +1821,38 @@ static void test_valve_clear(void)
 		rounder_round(&r, 20, 10000, 0, 0);
 	CHECK(r.st.flags & TCPAV_S_INFEASIBLE,
 	      "14: one burst round lifting the smoothed rate above 7/8 T does not clear the flag");
-	for (n = 1; n <= 30 && (r.st.flags & TCPAV_S_INFEASIBLE); n++)
+	/* rounds at 9/10 T clear it once the smoothed rate is at 7/8 T and
+	 * they have lasted TCPAV_VALVE_MIN_MS (100 rounds of 10 ms), not
+	 * before; the smoothed rate (1/4 per round) gets there in a few */
+	for (n = 1; n <= 200 && (r.st.flags & TCPAV_S_INFEASIBLE); n++)
 		rounder_round(&r, 45, 10000, 0, 0);
-	CHECK(!(r.st.flags & TCPAV_S_INFEASIBLE) && n - 1 >= TCPAV_VALVE_ROUNDS,
-	      "14: rounds at 9/10 T clear it once the smoothed rate and %u rounds are at 7/8 T (after %u)",
-	      TCPAV_VALVE_ROUNDS, n - 1);
+	CHECK(!(r.st.flags & TCPAV_S_INFEASIBLE) && n - 1 >= TCPAV_VALVE_MIN_MS * 1000 / 10000 &&
+		      n - 1 <= TCPAV_VALVE_MIN_MS * 1000 / 10000 + 8,
+	      "14: rounds at 9/10 T clear it after %u ms of them (%u rounds of 10 ms, bound %u..%u)",
+	      TCPAV_VALVE_MIN_MS, n - 1, TCPAV_VALVE_MIN_MS * 1000 / 10000, TCPAV_VALVE_MIN_MS * 1000 / 10000 + 8);
+
+	/* short rounds whose ACKs bunch (4 ms, 2.5 T each) clear nothing until
+	 * a second of them: 3 such rounds once cleared a flag whose T was
+	 * above the link. (rounds restart at a multiple of
+	 * TCPAV_RETEST_ROUNDS: no retest falls inside what follows) */
+	r.st.flags |= TCPAV_S_INFEASIBLE;
+	r.st.rounds = TCPAV_RETEST_ROUNDS;
+	for (n = 0; n < 8; n++)
+		rounder_round(&r, 50, 4000, 0, 0);
+	CHECK(r.st.flags & TCPAV_S_INFEASIBLE,
+	      "14: 8 rounds of 4 ms at 2.5 T (32 ms) do not clear the flag (TCPAV_VALVE_MIN_MS %u)",
+	      TCPAV_VALVE_MIN_MS);
+	/* one round under 7/8 T restarts the second: 10 ms rounds at 1.2 T,
+	 * the 80th at 0.4 T */
+	for (n = 0; n < 90; n++)
+		rounder_round(&r, n == 80 ? 20 : 60, 10000, 0, 0);
+	CHECK(r.st.flags & TCPAV_S_INFEASIBLE,
+	      "14: a round under 7/8 T within the second restarts it (flagged after 832 ms of high rounds and one low)");
+	for (n = 10; n <= 200 && (r.st.flags & TCPAV_S_INFEASIBLE); n++)
+		rounder_round(&r, 60, 10000, 0, 0);
+	CHECK(!(r.st.flags & TCPAV_S_INFEASIBLE) && n - 1 == TCPAV_VALVE_MIN_MS / 10,
+	      "14: ... and a full second of them after the low one clears it (after %u rounds of 10 ms, expected %u)",
+	      n - 1, TCPAV_VALVE_MIN_MS / 10);
 }
 
 int main(void)

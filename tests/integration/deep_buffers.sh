@@ -5,7 +5,11 @@
 # packets (pfifo, every veth's offloads off) and of 151,400 and 1,514,000
 # bytes (bfifo: 100 and 1,000 frames of 1514 bytes, offloads at the host's
 # defaults: TSO/GSO super-packets reach the queue whole, as a stock sender's
-# do). In each cell one tcp_av flow with T = EB/2 (NRT 50 %, a rule on its
+# do over veth), and the bfifo cells again with the sender's device cutting
+# the super-packets into frames (TB_OFFLOADS=nic: the stack's GSO as on a
+# stock host, the wire's frames as a real AP queues them). DEEP_GRID
+# ("QUEUE:OFFLOADS ...", each for both EBs) runs part of the grid
+# (buffers_100_frames.sh). In each cell one tcp_av flow with T = EB/2 (NRT 50 %, a rule on its
 # port) among N - 1 = 3 CUBIC flows, all started together, measured at the
 # receiver over the whole 20 s, start-up included. One run per cell
 # (`make bench` runs five). Bounds, from EB, T and N:
@@ -22,7 +26,7 @@ tcpav_test_begin tdb
 
 # cell EB QUEUE OFFLOADS: one run, its checks
 cell() {
-    local eb=$1 q=$2 off=$3 T=$(($1 / 2)) out="$TMP/$1-$2" srtt w g0 comp=0 i what
+    local eb=$1 q=$2 off=$3 T=$(($1 / 2)) out="$TMP/$1-$2-$3" srtt w g0 comp=0 i what
     what="EB $(mbit "$eb") queue $q offloads $off"
     if ! TB_OFFLOADS=$off tb_up tdb "$(tb_htb_rate_for_eb "$eb")" "$q"; then
         skip_check "$what: 4 checks" "the testbed did not come up"
@@ -52,9 +56,8 @@ cell() {
 }
 
 for eb in 25000000 30000000; do
-    cell "$eb" 100 off
-    cell "$eb" 1000 off
-    cell "$eb" 151400b host
-    cell "$eb" 1514000b host
+    for c in ${DEEP_GRID:-100:off 1000:off 151400b:host 1514000b:host 151400b:nic 1514000b:nic}; do
+        cell "$eb" "${c%%:*}" "${c#*:}"
+    done
 done
 finish

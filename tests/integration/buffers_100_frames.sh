@@ -9,7 +9,9 @@
 #    super-packets of up to 64 KB, TSO autosizing) and its device cutting
 #    them into frames, as a host's NIC puts them on the wire and a real AP
 #    queues them (TB_OFFLOADS=nic; measured: 6 of 6 runs at AVR
-#    1.055-1.060, largest window 1.08-1.14 T).
+#    1.055-1.060, largest window 1.08-1.14 T). The receiver then acks
+#    every second frame, so the sender's super-packets are smaller (3.3
+#    segments at its device, tb_impair.sh) than over veth (16).
 # The same bfifo fed whole 64 KB super-packets over veth (TB_OFFLOADS=host),
 # and the 1,000-frame queues, stay in deep_buffers.sh (OPEN).
 # About 100 s.

@@ -14,6 +14,10 @@
 #    a figure of the kernel's, not iperf3's): HTB sent at least the
 #    series, and at most 1 % plus one full queue more (data still queued or
 #    unread when iperf3's server stopped counting; measured: 0.65 %).
+# 1b. TB_OFFLOADS=nic, the same bfifo: the sender's device has TSO off and
+#    GSO on; one CUBIC flow, 3 s: at the sender's device (clsact egress,
+#    ahead of segmentation) fewer than half as many skbs as segments; at
+#    the bottleneck one skb per segment (frames, as a real AP queues).
 # 2. Offloads off, pfifo 100: TSO off. One CUBIC flow, 12 s with 1 s
 #    omitted (intervals after it are placed after it again); a 2 s
 #    blackhole on the bottleneck (both ways) from about 4 s: the tool's open
@@ -129,6 +133,33 @@ echo "# series $all bytes, HTB sent $sent bytes = $htb_payload of payload"
 check "HTB's payload >= the whole series" test "$htb_payload" -ge "$all"
 check "HTB's payload <= the series + 1 % + one queue (151400 B)" \
     le "$htb_payload" "$(awk -v a="$all" 'BEGIN { printf "%.0f", a * 1.01 + 151400 }')"
+tb_down "$name"
+
+# --- 1b. nic offloads: super-packets at the sender, frames at the queue ---
+TB_OFFLOADS=nic
+check "TB_OFFLOADS=nic tb_up $name $RATE 151400b" tb_up "$name" "$RATE" 151400b
+unset TB_OFFLOADS
+if tap_passing; then
+    check "nic offloads: TSO off, GSO on at the sender" \
+        test "$(offload "$TB_SND" "$TB_SND_DEV" tcp-segmentation-offload)/$(offload "$TB_SND" "$TB_SND_DEV" generic-segmentation-offload)" = off/on
+    ip netns exec "$TB_SND" "$IMPAIR" count --dev "$TB_SND_DEV" >"$TMP/count-snd" 2>"$TMP/count-snd.err" &
+    snd_pid=$!
+    impair_bg "$TMP/count-nic" count --dev "$TB_RTR_BOTTLENECK_DEV"
+    impair_opened "$TMP/count-nic" || true
+    impair_opened "$TMP/count-snd" || true
+    TB_OMIT=0 tb_flows_start "$TMP/nic" 3 cubic
+    tb_flows_wait "$TMP/nic" >/dev/null || true
+    impair_stop || true
+    kill -TERM "$snd_pid"; wait "$snd_pid" || true
+    snd_line=$(tail -1 "$TMP/count-snd") line=$(tail -1 "$TMP/count-nic")
+    echo "# nic: at the sender's device: $snd_line; at the bottleneck: $line"
+    pk=$(field packets "$snd_line") skbs=$(field skbs "$snd_line")
+    check "nic: the sender's stack builds GSO super-packets ($skbs skbs for $pk segments at its device)" \
+        test "${skbs:-0}" -gt 0 -a $((2 * ${skbs:-0})) -lt "${pk:-0}"
+    pk=$(field packets "$line") skbs=$(field skbs "$line")
+    check "nic: the bottleneck queues frames ($skbs skbs for $pk segments)" \
+        test "${pk:-0}" -gt 1000 -a "${skbs:-0}" = "${pk:-0}"
+fi
 tb_down "$name"
 
 # --- 2. blackhole --------------------------------------------------------

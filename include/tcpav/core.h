@@ -40,8 +40,11 @@
  * without 25 % more delivery than the ramp's best round (BBR's full-pipe
  * check) it returns to that round's gain and holds, the gain's ceiling;
  * below T in proportion to the shortfall (at most TCPAV_GAIN_STEP a round);
- * once both meet T it decays toward 1, by the excess or by 1/8 of g - 1,
- * whichever is more, and at once to g*T/rate after a round above 9/8 T (an
+ * once both meet T it decays, by the excess or by 1/8 of g - 1, whichever
+ * is more, and below 1 by the excess alone, down to tcpav_gain_floor (1
+ * less the rate G's headroom adds where the window binds, 4 mss/srtt: 9 %
+ * of 12.5 Mbit/s at 40 ms), never under TCPAV_GAIN_MIN = 5/6 (where the
+ * pacing, 6/5 g*T, is still T), and at once to g*T/rate after a round above 9/8 T (an
  * overshoot is undone in one round, not over many long rounds of a deep
  * queue); always within [TCPAV_GAIN_MIN, TCPAV_GAIN_MAX].
  *
@@ -80,7 +83,8 @@
 #endif
 
 #define TCPAV_GAIN_UNIT 256u           /* g is Q8 fixed point: 256 = 1.0 */
-#define TCPAV_GAIN_MIN TCPAV_GAIN_UNIT /* g never paces below T */
+#define TCPAV_GAIN_MIN 214u            /* 5/6, rounded up: 6/5 g*T pacing never
+					* falls below T (see tcpav_adjust_gain) */
 #define TCPAV_GAIN_MAX 640u            /* 2.5: bound on the catch-up rate */
 #define TCPAV_GAIN_STEP 16u            /* at most +1/16 per round just below T */
 #define TCPAV_GAIN_RAMP_SHIFT 2        /* below 7/8 T: g += g/4 per round */
@@ -442,7 +446,29 @@ static inline int tcpav_gain_at_ceiling(const struct tcpav_state *st)
  *  - At or above T (both): it decays, and at once to g*T/round when a
  *    round delivered more than 9/8 T. When the two disagree it holds.
  */
-static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps)
+/*
+ * The gain's floor: 1 less the rate G's headroom adds where the window binds
+ * (TCPAV_G_HEADROOM packets a round trip), and never under TCPAV_GAIN_MIN.
+ * Below 1 the gain only takes that rate back: 4 packets of 1448 B at an
+ * srtt of 40 ms are 9 % of 12.5 Mbit/s (AVR 1.04-1.07 among 3 CUBIC flows
+ * in a 100-packet queue while g stopped at 1), at 330 ms (a 1,000-packet
+ * queue) 1.4 % of 10 Mbit/s, where a lower g only deepened the dip when a
+ * competitor's slow start filled the queue. 1 without an RTT sample.
+ */
+static inline __u32 tcpav_gain_floor(const struct tcpav_state *st, __u32 srtt_us, __u32 mss)
+{
+	__u64 T = st->target_Bps, head_Bps, cut;
+
+	if (T == 0 || srtt_us == 0)
+		return TCPAV_GAIN_UNIT;
+	head_Bps = (__u64)TCPAV_G_HEADROOM * mss * TCPAV_USEC_PER_SEC / srtt_us;
+	if (head_Bps >= T)
+		return TCPAV_GAIN_MIN;
+	cut = head_Bps * TCPAV_GAIN_UNIT / T; /* rounded down: the floor up */
+	return (__u32)tcpav_max_u64(TCPAV_GAIN_UNIT - cut, TCPAV_GAIN_MIN);
+}
+
+static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps, __u32 floor)
 {
 	__u64 T = st->target_Bps;
 	__u64 hi = tcpav_max_u64(st->rate_Bps, round_Bps);
@@ -474,13 +500,16 @@ static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps)
 
 		step = tcpav_min_u64(tcpav_max_u64(step, 1), TCPAV_GAIN_STEP);
 		st->gain = tcpav_min_u32(st->gain + (__u32)step, TCPAV_GAIN_MAX);
-	} else if (lo >= T && st->gain > TCPAV_GAIN_MIN) {
+	} else if (lo >= T && st->gain > floor) {
 		__u64 step = tcpav_min_u64(st->rate_Bps - T, T) * TCPAV_GAIN_KI / T;
-		__u32 decay = (st->gain - TCPAV_GAIN_MIN) >> TCPAV_GAIN_DECAY_SHIFT;
+		/* the fast decay only down to 1; below, the excess alone
+		 * moves g, as the shortfall does below T: g settles where the
+		 * rate meets T, not under it */
+		__u32 decay = st->gain > TCPAV_GAIN_UNIT ? (st->gain - TCPAV_GAIN_UNIT) >> TCPAV_GAIN_DECAY_SHIFT : 0;
 		__u32 g;
 
 		step = tcpav_max_u64(tcpav_max_u64(step, decay), 1);
-		g = st->gain - (__u32)tcpav_min_u64(step, st->gain - TCPAV_GAIN_MIN);
+		g = st->gain - (__u32)tcpav_min_u64(step, st->gain - floor);
 		if (round_Bps > T + T / 8) {
 			/* round_Bps > T > 0, so fit < g <= MAX; the shift keeps
 			 * g * T inside 64 bits for any T */
@@ -488,14 +517,14 @@ static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps)
 			__u64 r = T > (1ull << 48) ? round_Bps >> 16 : round_Bps;
 			__u32 fit = (__u32)(st->gain * t / r);
 
-			g = tcpav_min_u32(g, tcpav_max_u32(fit, TCPAV_GAIN_MIN));
+			g = tcpav_min_u32(g, tcpav_max_u32(fit, floor));
 		}
 		st->gain = g;
 	}
 }
 
 /* Once per round: smoothed rate, bandwidth windows, gain, valve. */
-static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u64 now_us)
+static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u64 now_us, __u32 gain_floor)
 {
 	__u64 T = st->target_Bps;
 	__u16 f = st->flags;
@@ -545,7 +574,7 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	 * path's queue overflows that queue; a receive window that binds
 	 * keeps the queue short). */
 	if (!window_limited)
-		tcpav_adjust_gain(st, round_Bps);
+		tcpav_adjust_gain(st, round_Bps, gain_floor);
 	else if (!congested)
 		return;
 
@@ -616,7 +645,8 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	    ack->now_us - st->round_start_us >= TCPAV_ROUND_MIN_US) {
 		__u64 bytes = (__u64)(ack->delivered - st->round_start_delivered) * mss;
 
-		tcpav_round_end(st, tcpav_rate_Bps(bytes, ack->now_us - st->round_start_us), ack->now_us);
+		tcpav_round_end(st, tcpav_rate_Bps(bytes, ack->now_us - st->round_start_us), ack->now_us,
+				tcpav_gain_floor(st, ack->srtt_us, mss));
 		st->round_start_us = ack->now_us;
 		st->round_start_delivered = ack->delivered;
 		out->round_ended = 1;

@@ -383,11 +383,26 @@ static struct tcpav_out rounder_round(struct rounder *r, u32 pkts, u64 elapsed, 
  * rises by a quarter (g >> TCPAV_GAIN_RAMP_SHIFT, at least 1); between 7/8 T
  * and T in proportion to the shortfall, TCPAV_GAIN_KI per 100 %, at least 1
  * and at most TCPAV_GAIN_STEP a round (a plain TCPAV_GAIN_STEP where the header has
- * no TCPAV_GAIN_KI); at or above T it decays toward UNIT by the excess or by
- * (g - UNIT) >> TCPAV_GAIN_DECAY_SHIFT, whichever is more, at least 1.
+ * no TCPAV_GAIN_KI); at or above T it decays by the excess or by
+ * (g - UNIT) >> TCPAV_GAIN_DECAY_SHIFT (0 below UNIT), whichever is more, at
+ * least 1, down to the floor (spec_floor).
  * Returns the expected gain; *slack is the rounding allowed (the law is
  * "in proportion", so floor or ceil of the product are both right).
  */
+/* The gain's floor as core.h's header states it: 1 less the rate of
+ * TCPAV_G_HEADROOM packets per srtt, as a fraction of T, never under
+ * TCPAV_GAIN_MIN (Q8, rounded up). Computed here in floating point. */
+static u32 spec_floor(u64 T, u32 srtt_us, u32 mss)
+{
+	double f = TCPAV_GAIN_UNIT * (1.0 - (double)TCPAV_G_HEADROOM * mss / (srtt_us / 1e6) / (double)T);
+	u32 g = (u32)f + ((double)(u32)f < f);
+
+	return g < TCPAV_GAIN_MIN ? TCPAV_GAIN_MIN : g;
+}
+
+/* the floor of the rounds test_gain scripts (T, 10 ms, mss 1000) */
+static u32 model_floor = TCPAV_GAIN_MIN;
+
 static u32 ref_gain2(u32 g, u64 rate, u64 round, u64 T, u32 *slack)
 {
 	const u32 g0 = g;
@@ -405,9 +420,9 @@ static u32 ref_gain2(u32 g, u64 rate, u64 round, u64 T, u32 *slack)
 		step = step < 1 ? 1 : step > TCPAV_GAIN_STEP ? TCPAV_GAIN_STEP : step;
 		return (u32)min64(g + step, TCPAV_GAIN_MAX);
 	}
-	if (lo < T || g <= TCPAV_GAIN_MIN)
+	if (lo < T || g <= model_floor)
 		return g; /* the two disagree: hold */
-	step = (g - TCPAV_GAIN_MIN) >> TCPAV_GAIN_DECAY_SHIFT;
+	step = g > TCPAV_GAIN_UNIT ? (g - TCPAV_GAIN_UNIT) >> TCPAV_GAIN_DECAY_SHIFT : 0;
 	{
 		u64 ex = (u64)((u128)min64(rate - T, T) * TCPAV_GAIN_KI / T);
 
@@ -417,12 +432,12 @@ static u32 ref_gain2(u32 g, u64 rate, u64 round, u64 T, u32 *slack)
 		}
 	}
 	step = max64(step, 1);
-	g = (u32)(g - min64(step, g - TCPAV_GAIN_MIN));
+	g = (u32)(g - min64(step, g - model_floor));
 	if (round > T + T / 8) {
 		u64 fit = (u64)((u128)g0 * T / round);
 
-		if (fit < TCPAV_GAIN_MIN)
-			fit = TCPAV_GAIN_MIN;
+		if (fit < model_floor)
+			fit = model_floor;
 		if (fit < g) {
 			g = (u32)fit;
 			*slack = 1;
@@ -467,6 +482,15 @@ static void test_gain(void)
 	memset(&r, 0, sizeof(r));
 	r.mss = 1000;
 	tcpav_init(&r.st, 10, T, 0, 0);
+	model_floor = spec_floor(T, 10000, 1000);
+	CHECK(model_floor == 236 && tcpav_gain_floor(&r.st, 10000, 1000) == model_floor,
+	      "3: the gain's floor: 4 packets of 1000 B per 10 ms are 8 %% of T, 0.92 (%u of 256; the law's %u)",
+	      model_floor, tcpav_gain_floor(&r.st, 10000, 1000));
+	CHECK(tcpav_gain_floor(&r.st, 1000, 1000) == TCPAV_GAIN_MIN && tcpav_gain_floor(&r.st, 0, 1000) == TCPAV_GAIN_UNIT &&
+		      tcpav_gain_floor(&r.st, 1000000, 1000) == TCPAV_GAIN_UNIT,
+	      "3: ... never under TCPAV_GAIN_MIN (1 ms: %u), 1 without an RTT (%u), 1 where 4 packets are under 1/256 of T "
+	      "(1 s: %u)",
+	      tcpav_gain_floor(&r.st, 1000, 1000), tcpav_gain_floor(&r.st, 0, 1000), tcpav_gain_floor(&r.st, 1000000, 1000));
 
 	/* Far below 7/8 T with delivery that follows g (pkts = g: the path
 	 * takes what is paced, T = 1000 pkts a round so g at MAX is still
@@ -623,17 +647,17 @@ static void test_gain(void)
 			if (r.st.gain >= g0)
 				not_decreasing++;
 		}
-		if (r.st.gain < TCPAV_GAIN_MIN)
+		if (r.st.gain < model_floor)
 			under_min++;
-		if (!min_at && r.st.gain == TCPAV_GAIN_MIN)
+		if (!min_at && r.st.gain == model_floor)
 			min_at = n;
 	}
 	CHECK(bad == 0 && decays > 0 && not_decreasing == 0,
 	      "3: from 2/5 T to 2 T: rise below T, decay at or above T, per the law (%u bad, %u decays)", bad,
 	      decays);
 	/* a decay of at least 1/8 of the excess: 384 * (7/8)^k < 8 after 30 rounds, then 7 more */
-	CHECK(min_at > 0 && min_at <= 45, "3: gain back at TCPAV_GAIN_UNIT within 45 rounds (at %u)", min_at);
-	CHECK(under_min == 0 && r.st.gain == TCPAV_GAIN_MIN, "3: gain never goes below TCPAV_GAIN_MIN");
+	CHECK(min_at > 0 && min_at <= 45, "3: gain down at its floor within 45 rounds (at %u)", min_at);
+	CHECK(under_min == 0 && r.st.gain == model_floor, "3: gain never goes below its floor");
 
 	/* T = 0: no gain at all */
 	{
@@ -1441,10 +1465,15 @@ static void test_elastic_usage(void)
 		      "(max %u)",
 		      pipe + TCPAV_E_SLACK + 1, max_e_ca);
 		/* E may pass G by slack - headroom, so that a path with room lets
-		 * the flow become Reno above T; it must not run away beyond that */
-		CHECK(st.e_wnd <= st.g_wnd + TCPAV_E_SLACK - TCPAV_G_HEADROOM + 1 && gdom > 0,
-		      "9: E stays within slack of G (E %u, G %u): no runaway E to dump when it takes over",
-		      st.e_wnd, st.g_wnd);
+		 * the flow become Reno above T; it must not run away beyond that.
+		 * The script delivers T whatever the window, so g settles at its
+		 * minimum (below 1: G's headroom is rate it takes back) and G
+		 * under the scripted in flight: the bound is from the larger of
+		 * G and the G of g = 1, pipe + headroom. */
+		CHECK(st.e_wnd <= max32(st.g_wnd, pipe + TCPAV_G_HEADROOM) + TCPAV_E_SLACK - TCPAV_G_HEADROOM + 1 &&
+			      gdom > 0,
+		      "9: E stays within slack of G (E %u, G %u, in flight %u): no runaway E to dump when it takes over",
+		      st.e_wnd, st.g_wnd, pipe);
 	}
 }
 

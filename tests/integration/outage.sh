@@ -19,11 +19,13 @@
 # max(4 srtt, 0.2 s), over W, are >= 0.95 T (srtt: the flow's, from ss
 # 0.5 s before the hole; no RTT sample is taken during the hole, so it is
 # the srtt the flow restarts with; the 0.2 s floor keeps ~200 segments in
-# a window). The window starts AT the first new ACK and must average
-# 0.95 T, restart included: stricter than "a rate sample reaches 0.95 T
-# within 4 srtt", which is checked too, as the issue words it: by 4 srtt
-# after the first new ACK a window of W at 0.95 T has begun (at an ACK,
-# with the same amounts). The amount is read off the last ACK at or before
+# a window). Checked as the issue words it: by 4 srtt after the first new
+# ACK a window of W at 0.95 T has begun (at an ACK). The window that starts
+# AT the first new ACK is printed, not checked: it holds F-RTO's probe
+# round (below), about one srtt of W = 4 srtt with next to nothing
+# delivered, so it reaches 0.95 T only if the flow then runs above 1.2 T;
+# it did in 6 of 7 runs and read 0.54 T in one (7 of 7 met the issue's
+# bound). The amount is read off the last ACK at or before
 # the window's end. Linux restarts after an RTO with F-RTO (net.ipv4.tcp_frto):
 # the first new ACK releases new data, and only its SACKs show the RTO was
 # real and start the retransmission of what the hole swallowed, about an
@@ -82,8 +84,7 @@ echo "# tcp_av's socket after the restore (ss, every 0.1 s): $(awk -v c="$close"
     printf "%.1f:%s; ", $1 - c, s }' "$TMP/tcp_av/ss" 2>/dev/null | head -c 1200)"
 check_ge "tcp_av held T before the hole (3 s)" "${pre/-/0}" $((T * 95 / 100))
 check "a new ACK came after the hole closed" test "${ack1:-never}" != never -a "${ack1:--}" != -
-check_ge "within W = max(4 srtt, 0.2 s) of the first new ACK tcp_av delivered 0.95 T" \
-    "${rate/-/0}" $((T * 95 / 100))
+echo "# tcp_av: the window of W from the first new ACK itself: $(awk -v r="${rate/-/0}" -v t=$T 'BEGIN { printf "%.2f", r / t }') T (printed: it holds F-RTO's probe round)"
 # the issue's words taken as "by 4 srtt after the first new ACK a window of
 # W at 0.95 T has begun"
 check "a window of W at 0.95 T starts within 4 srtt of the first new ACK (${ack1} -> ${back} s)" \

@@ -44,9 +44,9 @@
  * is more, and below 1 by the excess alone, down to tcpav_gain_floor (1
  * less the rate G's headroom adds where the window binds, 4 mss/srtt: 9 %
  * of 12.5 Mbit/s at 40 ms), never under TCPAV_GAIN_MIN = 5/6 (where the
- * pacing, 6/5 g*T, is still T), and at once to g*T/rate after a round above 9/8 T (an
- * overshoot is undone in one round, not over many long rounds of a deep
- * queue); always within [TCPAV_GAIN_MIN, TCPAV_GAIN_MAX].
+ * pacing, 6/5 g*T, is still T), and at once to g*T/rate after a round
+ * above 9/8 T (an overshoot is undone in one round, not over many long
+ * rounds of a deep queue); always within [TCPAV_GAIN_MIN, TCPAV_GAIN_MAX].
  *
  * Safety valve: when the smoothed rate stays below 7/8 T for
  * TCPAV_VALVE_ROUNDS rounds, and TCPAV_VALVE_MIN_MS, with the gain at its
@@ -84,7 +84,7 @@
 
 #define TCPAV_GAIN_UNIT 256u           /* g is Q8 fixed point: 256 = 1.0 */
 #define TCPAV_GAIN_MIN 214u            /* 5/6, rounded up: 6/5 g*T pacing never
-					* falls below T (see tcpav_adjust_gain) */
+					* falls below T (see tcpav_gain_floor) */
 #define TCPAV_GAIN_MAX 640u            /* 2.5: bound on the catch-up rate */
 #define TCPAV_GAIN_STEP 16u            /* at most +1/16 per round just below T */
 #define TCPAV_GAIN_RAMP_SHIFT 2        /* below 7/8 T: g += g/4 per round */
@@ -430,23 +430,6 @@ static inline int tcpav_gain_at_ceiling(const struct tcpav_state *st)
 }
 
 /*
- * Once per counted round (not application- or window-limited, no timeout).
- * The gain follows both the smoothed rate and this round's: the round
- * shows a change a round before the average does, and decisions one round
- * late overshoot by a round's step (a deep queue makes rounds long).
- *  - Far below T (both rates) it ramps geometrically, while ramping pays:
- *    after TCPAV_RAMP_STALLS rounds without 25 % more delivery than the
- *    best round of the ramp (BBR's full-pipe check), g goes back to the
- *    gain of that round and holds. Pacing faster than the path takes only
- *    adds losses, ours first: a GSO-filled 151 KB queue lost half of a
- *    flow paced at 2.5 T and it delivered less than at T.
- *  - Below T: integral control on the relative error of the smoothed
- *    rate, TCPAV_GAIN_KI per 100 %, at most TCPAV_GAIN_STEP a round (a
- *    fixed step would make g drift up on noisy rounds).
- *  - At or above T (both): it decays, and at once to g*T/round when a
- *    round delivered more than 9/8 T. When the two disagree it holds.
- */
-/*
  * The gain's floor: 1 less the rate G's headroom adds where the window binds
  * (TCPAV_G_HEADROOM packets a round trip), and never under TCPAV_GAIN_MIN.
  * Below 1 the gain only takes that rate back: 4 packets of 1448 B at an
@@ -468,6 +451,23 @@ static inline __u32 tcpav_gain_floor(const struct tcpav_state *st, __u32 srtt_us
 	return (__u32)tcpav_max_u64(TCPAV_GAIN_UNIT - cut, TCPAV_GAIN_MIN);
 }
 
+/*
+ * Once per counted round (not application- or window-limited, no timeout).
+ * The gain follows both the smoothed rate and this round's: the round
+ * shows a change a round before the average does, and decisions one round
+ * late overshoot by a round's step (a deep queue makes rounds long).
+ *  - Far below T (both rates) it ramps geometrically, while ramping pays:
+ *    after TCPAV_RAMP_STALLS rounds without 25 % more delivery than the
+ *    best round of the ramp (BBR's full-pipe check), g goes back to the
+ *    gain of that round and holds. Pacing faster than the path takes only
+ *    adds losses, ours first: a GSO-filled 151 KB queue lost half of a
+ *    flow paced at 2.5 T and it delivered less than at T.
+ *  - Below T: integral control on the relative error of the smoothed
+ *    rate, TCPAV_GAIN_KI per 100 %, at most TCPAV_GAIN_STEP a round (a
+ *    fixed step would make g drift up on noisy rounds).
+ *  - At or above T (both): it decays, and at once to g*T/round when a
+ *    round delivered more than 9/8 T. When the two disagree it holds.
+ */
 static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps, __u32 floor)
 {
 	__u64 T = st->target_Bps;

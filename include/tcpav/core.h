@@ -36,9 +36,10 @@
  * window would not send more): while both are below 7/8 T it rises by a
  * quarter a round (a fast ramp, so an infeasible target is known in a few
  * rounds) for as long as ramping pays and G can carry it (g*T up to 5/4 of
- * the bandwidth estimate, see tcpav_guaranteed_Bps): after TCPAV_RAMP_STALLS rounds
- * without 25 % more delivery than the ramp's best round (BBR's full-pipe
- * check) it returns to that round's gain and holds, the gain's ceiling;
+ * the bandwidth estimate, see tcpav_guaranteed_Bps): after
+ * TCPAV_RAMP_STALLS rounds without 25 % more delivery than the ramp's best
+ * round (BBR's full-pipe check) it returns to that round's gain and holds,
+ * the gain's ceiling;
  * below T in proportion to the shortfall (at most TCPAV_GAIN_STEP a round);
  * once both meet T it decays, by the excess or by 1/8 of g - 1, whichever
  * is more, and below 1 by the excess alone, down to tcpav_gain_floor (1
@@ -523,6 +524,19 @@ static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps, __
 	}
 }
 
+/* The valve's runs (under 7/8 T to flag, at 7/8 T to clear) are stamped in
+ * ms mod 2^16: a run lasts seconds, far under the 65 s of a wrap. */
+static inline __u16 tcpav_ms16(__u64 us)
+{
+	return (__u16)(us / 1000);
+}
+
+/* a run stamped SINCE_MS has lasted TCPAV_VALVE_MIN_MS by NOW_US */
+static inline int tcpav_valve_time_held(__u16 since_ms, __u64 now_us)
+{
+	return (__u16)(tcpav_ms16(now_us) - since_ms) >= TCPAV_VALVE_MIN_MS;
+}
+
 /* Once per round: smoothed rate, bandwidth windows, gain, valve. */
 static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u64 now_us, __u32 gain_floor)
 {
@@ -595,11 +609,10 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 			st->above_rounds = 0;
 		} else {
 			if (st->above_rounds == 0) /* from this round's start */
-				st->above_since_ms = (__u16)(st->round_start_us / 1000);
+				st->above_since_ms = tcpav_ms16(st->round_start_us);
 			if (st->above_rounds < 0xff)
 				st->above_rounds++;
-			if (st->above_rounds >= TCPAV_VALVE_ROUNDS &&
-			    (__u16)((__u16)(now_us / 1000) - st->above_since_ms) >= TCPAV_VALVE_MIN_MS)
+			if (st->above_rounds >= TCPAV_VALVE_ROUNDS && tcpav_valve_time_held(st->above_since_ms, now_us))
 				tcpav_clear_valve(st);
 		}
 		st->below_rounds = 0;
@@ -608,18 +621,15 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	}
 	st->above_rounds = 0;
 	if (tcpav_gain_at_ceiling(st) && !(st->flags & TCPAV_S_INFEASIBLE)) {
-		__u16 now_ms = (__u16)(now_us / 1000);
-
 		if (st->below_rounds == 0)
-			st->below_since_ms = now_ms;
+			st->below_since_ms = tcpav_ms16(now_us);
 		if (st->below_rounds < 0xff)
 			st->below_rounds++;
 		if (congested && st->lossy_rounds < 0xff)
 			st->lossy_rounds++;
 		/* a retest (PROBING) was judged once already: rounds suffice */
 		if (st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds &&
-		    ((st->flags & TCPAV_S_PROBING) ||
-		     (__u16)(now_ms - st->below_since_ms) >= TCPAV_VALVE_MIN_MS))
+		    ((st->flags & TCPAV_S_PROBING) || tcpav_valve_time_held(st->below_since_ms, now_us)))
 			st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
 	}
 }

@@ -166,12 +166,12 @@ check "a: flagged (infeasible, or probing in a retest) in every sample from 5 s 
 # slow it) plus a flagged round; it comes every 256 flagged rounds
 # (TCPAV_RETEST_ROUNDS) of the median length measured between samples that
 # were both infeasible. Allowed: that share of the samples, plus one.
-a_gp=$(tb_flow_goodput "$TMP/a" 0 5 "$SECS" || echo 1)
+a_gp=$(tb_flow_goodput "$TMP/a" 0 5 "$SECS" || echo 0)
 rf=$(awk '$2 ~ /infeasible/ && p2 ~ /infeasible/ && $4 > p4 { print 0.1 * ($1 - p1) / ($4 - p4) }
     { p1 = $1; p2 = $2; p4 = $4 }' "$TMP/a/state" | sort -g | awk '{ v[++m] = $1 } END { print m ? v[int((m + 1) / 2)] : 0 }')
 min_inf=$(awk -v q="$(awk -v f=$QFRAMES -v b=$FRAME -v r="$RATE_BPS" 'BEGIN { print f * b * 8 / r }')" \
     -v eb=$EB -v gp="$a_gp" -v n="$n_state" -v rf="$rf" 'BEGIN {
-        if (rf <= 0) { printf "%d 0 0 0\n", n; exit }
+        if (rf <= 0 || gp <= 0) { printf "%d 0 0 0\n", n; exit } # unmeasured: no allowance
         up = 0; for (x = gp; x < eb; x *= 1.25) up++
         k = 3 + 2 + up
         share = k * (q + rf) / (256 * rf + k * (q + rf))

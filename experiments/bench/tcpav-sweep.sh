@@ -32,6 +32,10 @@
 #                              queue whole). A pfifo with offloads on would
 #                              count super-packets, not packets: not in the
 #                              default list (it can be given, e.g. 100:host).
+#   151400b:nic 1514000b:nic   not in the default list either: the sender's
+#                              stack as at host defaults, its device cutting
+#                              the super-packets into frames, so the queue
+#                              holds frames as a real AP's does (testbed.sh)
 # NRT (BENCH_NRTS, percent): 30 50 70, T = NRT x EB.
 # In each cell, run after run, the slot (flow 0) is taken in turn by each of
 # BENCH_CCS (tcp_av cubic reno bbr; the order rotates by one every run) among

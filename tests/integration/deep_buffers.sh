@@ -9,7 +9,8 @@
 # the super-packets into frames (TB_OFFLOADS=nic: the stack's GSO as on a
 # stock host, the wire's frames as a real AP queues them). DEEP_GRID
 # ("QUEUE:OFFLOADS ...", each for both EBs) runs part of the grid
-# (buffers_100_frames.sh). In each cell one tcp_av flow with T = EB/2 (NRT 50 %, a rule on its
+# (buffers_100_frames.sh). In each cell one tcp_av flow with T = EB/2
+# (NRT 50 %, a rule on its
 # port) among N - 1 = 3 CUBIC flows, all started together, measured at the
 # receiver over the whole 20 s, start-up included. One run per cell
 # (`make bench` runs five). Bounds, from EB, T and N:

@@ -19,8 +19,9 @@
 # Testbed: tb_up from experiments/testbed/testbed.sh, an HTB bottleneck whose
 # payload capacity is EB = 25 Mbit/s (rate from tb_htb_rate_for_eb), the
 # queue and offloads of the cell. Flows: experiments/testbed/flows.sh, all
-# started together, measured at the receiver (the iperf3 server's 0.1 s
-# intervals: unique bytes read) over the whole run, start-up included.
+# started together, measured at the receiver's device (flows.sh's capture:
+# unique bytes per 0.1 s, counted by avmon) over the whole run, start-up
+# included.
 #
 # Cells: queue/offload setting x NRT. Settings (BENCH_QUEUES, each QUEUE:OFFLOADS
 # with tb_up's QUEUE and TB_OFFLOADS):

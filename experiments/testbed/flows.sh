@@ -9,9 +9,22 @@
 #   flow-i.json    the client's (sender's) iperf3 JSON
 #   server-i.json  the server's (receiver's) JSON, one interval every
 #                  $TB_INTERVAL s (default 0.1): bytes read by the receiving
-#                  socket, i.e. unique bytes delivered in order. The client's
-#                  own intervals count socket writes and run ahead of the
-#                  network: goodput over time is taken from this file only.
+#                  socket, in order. The client's own intervals count socket
+#                  writes and run ahead of the network.
+#   rcv.pcap       the data segments (headers, -s 96) as they reach the
+#                  receiver's device, captured while the flows run;
+#   rcv.csv        avmon's intervals over it (written on first use).
+#                  Goodput over time is taken from these: unique bytes at the
+#                  receiver (avmon's goodput, the growth of the sequence space
+#                  the segments cover). The server's reads are not used for
+#                  it: after a loss, the bytes behind the hole wait in the
+#                  receiving socket until the retransmission has crossed the
+#                  queue, then are read at once. Behind a 1,000-packet queue
+#                  (0.3-0.4 s) every flow read nothing for 0.3 s and then
+#                  70 Mbit/s in 0.1 s on a 30 Mbit/s link, so a 2 s window
+#                  after the hole read 1.20-1.24 T where the receiver's device
+#                  had seen at most 1.07 T. TB_CAPTURE=0 turns the capture
+#                  off; the series are then the server's reads.
 #   flow-i.launch  when the client was started (epoch, s.ns, CLOCK_REALTIME)
 #   t0             the common clock of OUTDIR (epoch, s.ns): time 0 of every
 #                  figure below, written by tb_flows_start, or by the first
@@ -85,8 +98,12 @@
 # Each prints one line to stderr and returns 1 on a missing or failed
 # flow's file (an "error" in the JSON) or bad arguments.
 #
-# Variables read: TB_PORT0, TB_OMIT, TB_INTERVAL (0.1..; iperf3's minimum
+# Variables read: TB_PORT0, TB_OMIT, TB_CAPTURE (default 1), TB_AVMON (the
+# avmon binary; default AVMON, else build/bin/avmon beside this file),
+# TB_INTERVAL (0.1..; iperf3's minimum
 # is 0.1), and TB_SND, TB_RCV, TB_RCV_ADDR from tb_up.
+
+_TB_FLOWS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 # _tb_flow_start_server OUTDIR I: flow I's receiver.
 _tb_flow_start_server() {
@@ -109,6 +126,39 @@ _tb_flow_launch() {
     TB_FLOW_PIDS[i]=$!
 }
 
+# _tb_capture_start OUTDIR: the receiver's capture (OUTDIR/rcv.pcap) of the
+# data segments to the flows' ports, unless TB_CAPTURE=0 or one already runs
+# (TB_CAPTURE_PID); returns once tcpdump listens. -Z root: the test's
+# directory may be closed to tcpdump's own user.
+_tb_capture_start() {
+    local out=$1 p0=${TB_PORT0:-5201}
+    [[ ${TB_CAPTURE:-1} == 0 || -n ${TB_CAPTURE_PID:-} ]] && return 0
+    rm -f -- "$out/rcv.pcap" "$out/rcv.csv"
+    tb_tcpdump_start "$TB_RCV" /dev/null "$out/rcv.pcap.err" -i "$TB_RCV_DEV" -n \
+        -s 96 -B 16384 --immediate-mode -Z root -w "$out/rcv.pcap" \
+        "tcp dst portrange $p0-$((p0 + 99))" ||
+        return 1
+    TB_CAPTURE_PID=$TB_LAST_TCPDUMP_PID
+}
+
+# _tb_capture_stop OUTDIR: ends the capture; 1 if it missed packets: the
+# kernel dropped some, or some that passed the filter were never written
+# (without --immediate-mode tcpdump reads its ring a block at a time, and
+# on SIGINT the last block's packets, up to a second of them, were lost).
+_tb_capture_stop() {
+    local out=$1 lost
+    [[ -n ${TB_CAPTURE_PID:-} ]] || return 0
+    kill -INT "$TB_CAPTURE_PID" 2>/dev/null
+    wait "$TB_CAPTURE_PID" 2>/dev/null
+    TB_CAPTURE_PID=
+    lost=$(awk '/packets captured/ { c = $1 } /received by filter/ { r = $1 }
+        /dropped by kernel/ { d = $1 } END { print (r - c) + d }' "$out/rcv.pcap.err")
+    if [[ ${lost:-0} != 0 ]]; then
+        echo "flows: the receiver's capture missed $lost packets ($out/rcv.pcap.err): goodput over time would read short" >&2
+        return 1
+    fi
+}
+
 tb_flows_start() {
     local out=${1:-} secs=${2:-} i cc
     shift 2 || true
@@ -122,6 +172,7 @@ tb_flows_start() {
         rm -f -- "$out/flow-$i.launch"
         _tb_flow_start_server "$out" "$i" || return 1
     done
+    _tb_capture_start "$out" || return 1
     date +%s.%N >"$out/t0"
     i=0
     for cc in "$@"; do
@@ -138,6 +189,7 @@ tb_flow_add() {
         return 1
     fi
     mkdir -p "$out"
+    _tb_capture_start "$out" || return 1
     [[ -s $out/t0 ]] || date +%s.%N >"$out/t0"
     rm -f -- "$out/flow-$i.launch"
     [[ -n ${TB_FLOW_PIDS+x} ]] || TB_FLOW_PIDS=()
@@ -170,6 +222,7 @@ tb_flows_wait() {
             rc=1
         fi
     done
+    _tb_capture_stop "$out" || rc=1
     for i in "${!TB_FLOW_PIDS[@]}"; do
         if bps=$(tb_goodput_bps "$out/flow-$i.json"); then
             echo "$i $bps"
@@ -188,14 +241,19 @@ tb_flows_run() {
     tb_flows_wait "$out"
 }
 
-# _tb_flow_intervals OUTDIR I: "t_start t_end bytes" per receiver interval of
-# flow I on OUTDIR's clock (see the header's time base).
+# _tb_flow_intervals OUTDIR I: "t_start t_end bytes" per interval of flow I
+# on OUTDIR's clock: from the receiver's capture when there is one (see the
+# header), else from the server's reads (see the time base).
 _tb_flow_intervals() {
     local out=${1:-} i=${2:-} f off=0 rows
     f=$out/server-$i.json
     if [[ ! $i =~ ^[0-9]+$ ]]; then
         echo "flows: flow index must be a number, got '$i'" >&2
         return 1
+    fi
+    if [[ -e $out/rcv.pcap ]]; then
+        _tb_capture_intervals "$out" "$i"
+        return
     fi
     if [[ ! -s $f ]]; then
         echo "flows: $f missing or empty (flow $i not run, or not ended yet)" >&2
@@ -219,6 +277,49 @@ _tb_flow_intervals() {
     fi
     if [[ -z $rows ]]; then
         echo "flows: $f has no intervals" >&2
+        return 1
+    fi
+    printf '%s\n' "$rows"
+}
+
+# _tb_capture_intervals OUTDIR I: flow I's rows from the receiver's capture.
+# avmon's CSV (rcv.csv, made once) has one fairness row per interval and a
+# row per flow active in it; flow I is the connection to its port that
+# carried the most (not iperf3's control connection), and its quiet
+# intervals between its first and last are rows of 0 bytes.
+_tb_capture_intervals() {
+    local out=$1 i=$2 port=$((${TB_PORT0:-5201} + $2)) avmon rows
+    avmon=${TB_AVMON:-${AVMON:-$_TB_FLOWS_TOP/build/bin/avmon}}
+    if ! grep -q 'packets captured' "$out/rcv.pcap.err" 2>/dev/null; then
+        echo "flows: $out/rcv.pcap is incomplete (the capture was not stopped by tb_flows_wait)" >&2
+        return 1
+    fi
+    if [[ ! -s $out/rcv.csv ]]; then
+        if ! "$avmon" -r "$out/rcv.pcap" --interval "${TB_INTERVAL:-0.1}" --format csv \
+            >"$out/rcv.csv.new" 2>"$out/rcv.csv.err"; then
+            echo "flows: $avmon -r $out/rcv.pcap failed: $(head -1 "$out/rcv.csv.err")" >&2
+            return 1
+        fi
+        mv -- "$out/rcv.csv.new" "$out/rcv.csv"
+    fi
+    rows=$(awk -F, -v port=":$port" -v t0="$(cat "$out/t0")" '
+        NR == 1 { next }
+        $3 == "fairness" { n++; ts[n] = $1; te[n] = $2; next }
+        $3 == "flow" && substr($6, length($6) - length(port) + 1) == port {
+            b = $8 * ($2 - $1) / 8
+            sum[$5] += b; bytes[$5, $1] = b
+            if (!($5 in first)) first[$5] = $1 + 0
+            last[$5] = $1 + 0
+        }
+        END {
+            for (k in sum) if (best == "" || sum[k] > sum[best]) best = k
+            if (best == "") exit
+            for (j = 1; j <= n; j++)
+                if (ts[j] + 0 >= first[best] && ts[j] + 0 <= last[best])
+                    printf "%.6f %.6f %.0f\n", ts[j] - t0, te[j] - t0, bytes[best, ts[j]]
+        }' "$out/rcv.csv")
+    if [[ -z $rows ]]; then
+        echo "flows: flow $i: no data to port $port in $out/rcv.pcap" >&2
         return 1
     fi
     printf '%s\n' "$rows"

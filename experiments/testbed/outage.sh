@@ -80,20 +80,9 @@ outage_run() {
     port=${TB_PORT0:-5201}
     mkdir -p "$out"
     rm -f -- "$out/acks" "$out/hole" "$out/srtt_us" "$out/ss"
-    ip netns exec "$TB_SND" tcpdump -i "$TB_SND_DEV" -n -tt -S -l -s 128 \
-        "tcp and src host $TB_RCV_ADDR and src port $port" \
-        </dev/null >"$out/acks" 2>"$out/acks.err" &
-    tcpdump_pid=$!
-    for (( k = 0; k < 50; k++ )); do
-        grep -q 'listening on' "$out/acks.err" 2>/dev/null && break
-        sleep 0.1
-    done
-    if ! grep -q 'listening on' "$out/acks.err" 2>/dev/null; then
-        echo "outage_run: tcpdump did not start: $(head -1 "$out/acks.err")" >&2
-        kill -TERM "$tcpdump_pid" 2>/dev/null
-        wait "$tcpdump_pid" 2>/dev/null
-        return 1
-    fi
+    tb_tcpdump_start "$TB_SND" "$out/acks" "$out/acks.err" -i "$TB_SND_DEV" -n -tt -S -l \
+        -s 128 "tcp and src host $TB_RCV_ADDR and src port $port" || return 1
+    tcpdump_pid=$TB_LAST_TCPDUMP_PID
     TB_OMIT=0 tb_flows_start "$out" "$secs" "$@" || rc=1
     if (( rc == 0 )); then
         _outage_sleep_until "$out" "$(awk -v a="$at" 'BEGIN { print a - 0.5 }')"

@@ -92,6 +92,12 @@
 #     it listens. FILE (removed first: iperf3 appends to a logfile) gets the
 #     receiver's JSON when the test ends: per interval the bytes that reached
 #     the receiving socket (flows.sh reads it). Sets TB_LAST_SERVER_PID.
+# tb_tcpdump_start NS OUTFILE ERRFILE TCPDUMP_ARGS...
+#     Start `tcpdump TCPDUMP_ARGS` in NS in the background, its stdout to
+#     OUTFILE and stderr to ERRFILE, and wait (<= 5 s) until it listens.
+#     Sets TB_LAST_TCPDUMP_PID; stop it with SIGINT (it then writes its
+#     statistics to ERRFILE). Returns 1 with a message, nothing left
+#     running, if it does not start.
 # tb_iperf_client NS SERVER_ADDR PORT SECONDS OUTFILE [iperf3 args...]
 #     Run `iperf3 -c SERVER_ADDR -p PORT -t SECONDS -J [args]` in NS in the
 #     background, JSON to OUTFILE. Prints the PID and also stores it in
@@ -369,6 +375,32 @@ tb_iperf_servers() {
             return 1
         fi
     done
+}
+
+# tb_tcpdump_start NS OUTFILE ERRFILE TCPDUMP_ARGS... -- see header.
+tb_tcpdump_start() {
+    local ns=${1:-} outf=${2:-} errf=${3:-} pid k
+    if (( $# < 4 )) || [[ -z $ns || -z $outf || -z $errf ]]; then
+        echo "tb_tcpdump_start: usage: tb_tcpdump_start NS OUTFILE ERRFILE TCPDUMP_ARGS..." >&2
+        return 1
+    fi
+    shift 3
+    rm -f -- "$errf"
+    ip netns exec "$ns" tcpdump "$@" </dev/null >"$outf" 2>"$errf" &
+    pid=$!
+    for (( k = 0; k < 50; k++ )); do
+        if grep -q 'listening on' "$errf" 2>/dev/null; then
+            # shellcheck disable=SC2034 # read by the caller (flows.sh, outage.sh)
+            TB_LAST_TCPDUMP_PID=$pid
+            return 0
+        fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    echo "tb_tcpdump_start: tcpdump in $ns did not start: $(head -1 "$errf" 2>/dev/null)" >&2
+    kill -TERM "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    return 1
 }
 
 # tb_iperf_server_json NS PORT FILE [INTERVAL_S] -- see header.

@@ -10,16 +10,13 @@
 #
 # Bound (the issue's): after the first 3 s, tcp_av's AVR in every window is
 # >= 0.90. Goodput: unique bytes arriving at the receiver's interface
-# (tcpdump in its namespace; a segment counts the first time its sequence
-# number arrives, so a retransmission counts only if the original was
-# lost), in 0.1 s bins on the flows' clock; windows of W = max(2 s,
-# 4 srtt) (tb_window_s, srtt = the flow's mean srtt from iperf3), sliding
-# by one bin, from 3 s to the flow's end. Not the bytes iperf3 reads (its
-# 0.1 s series, printed too): a loss holds back everything after it until
-# the retransmission arrives, about one srtt (~0.45 s at pfifo 1,000), so
-# the in-order series shows a stall and then a burst, and a window that
-# holds the stall but not the burst loses up to srtt/W of T (a quarter
-# when W = 4 srtt) although the bytes had arrived. T = 10 of 25 is feasible at every N: it is above the fair
+# (flows.sh's capture, counted by avmon), in 0.1 s bins on the flows'
+# clock; windows of W = max(2 s, 4 srtt) (tb_window_s, srtt = the flow's
+# mean srtt from iperf3), sliding by one bin, from 3 s to the flow's end.
+# Not the bytes iperf3 reads: a loss holds back everything after it until
+# the retransmission arrives, about one srtt (~0.45 s at pfifo 1,000), so a
+# window that holds the stall but not the burst would lose up to srtt/W of
+# T (a quarter when W = 4 srtt) although the bytes had arrived. T = 10 of 25 is feasible at every N: it is above the fair
 # share EB/N while 3 or 4 flows run (8.3, 6.25), where only G holds it;
 # losses never cut G and pacing holds g*T, so a dip is the transient of a
 # join (the joiner's slow-start overshoot drops packets of every flow for
@@ -50,44 +47,8 @@ launched() {
         'BEGIN { d = l - z - s; if (d < 0) d = -d; exit !(d <= 0.5) }'
 }
 
-# capture OUT: tcpdump of the data to port 5201 as the receiver's
-# interface receives it, to OUT/data; its PID in CAPTURE_PID
-capture() {
-    local k
-    ip netns exec "$TB_RCV" tcpdump -i "$TB_RCV_DEV" -n -tt -S -l -s 96 \
-        "tcp and dst host $TB_RCV_ADDR and dst port 5201" </dev/null >"$1/data" 2>"$1/data.err" &
-    CAPTURE_PID=$!
-    for (( k = 0; k < 50; k++ )); do
-        grep -q 'listening on' "$1/data.err" 2>/dev/null && return 0
-        sleep 0.1
-    done
-    echo "# tcpdump did not start: $(head -1 "$1/data.err")" >&2
-    return 1
-}
-# unique_windows OUT W FROM TO: "t_start t_end bits_per_second" of the unique
-# bytes captured in OUT/data, in every window of W s (whole 0.1 s bins of
-# OUT's clock), sliding by a bin, within [FROM, TO]
-unique_windows() {
-    awk -v t0="$(cat "$1/t0")" -v w="$2" -v from="$3" -v to="$4" '
-        / length [1-9]/ && match($0, / seq [0-9]+:/) {
-            key = $3 " " substr($0, RSTART + 5, RLENGTH - 6)
-            if (key in seen) next
-            seen[key] = 1
-            match($0, / length [0-9]+/)
-            bin[int(($1 - t0) * 10)] += substr($0, RSTART + 8, RLENGTH - 8)
-        }
-        END {
-            nb = int(w * 10 + 0.5)
-            for (a = int(from * 10 + 0.5); (a + nb) / 10 <= to + 1e-9; a++) {
-                sum = 0
-                for (k = a; k < a + nb; k++) sum += bin[k]
-                printf "%.1f %.1f %.0f\n", a / 10, (a + nb) / 10, 8 * sum / w
-            }
-        }' "$1/data"
-}
-
 cell() {
-    local q=$1 d=$TMP/q$1 id srtt w wins min n_low phases p end inorder
+    local q=$1 d=$TMP/q$1 id srtt w wins min n_low phases p end
     if ! tb_up "$name" "$RATE" "$q"; then
         skip_check "pfifo $q: the cell's checks" "no testbed (tb_up failed)"
         return 0
@@ -95,15 +56,12 @@ cell() {
     id=$("$TCPAVCTL" rule add --dport 5201 --cc tcp_av --rate $T |
         awk '$1 == "rule" { sub(/:$/, "", $2); print $2; exit }')
     mkdir -p "$d"
-    capture "$d" || :
     TB_OMIT=0 tb_flows_start "$d" $SECS rule cubic
     TB_OMIT=0 tb_flow_add "$d" 2 cubic 5 10
     TB_OMIT=0 tb_flow_add "$d" 3 cubic 10 5
     sleep 12
     "$TCPAVCTL" flows --json >"$d/flows.json" || :
     tb_flows_wait "$d" >"$d/goodput" || echo "# pfifo $q: a flow failed (see above)"
-    kill -INT "$CAPTURE_PID" 2>/dev/null || :
-    wait "$CAPTURE_PID" 2>/dev/null || :
     "$TCPAVCTL" rule del "$id" >/dev/null 2>&1 || :
     check "pfifo $q: the slot flow was tcp_av with target T" \
         flow_listed "$d/flows.json" "$TB_RCV_ADDR:5201" $T
@@ -115,11 +73,10 @@ cell() {
     # the flow sends for SECS s from its launch
     end=$(awk -v l="$(cat "$d/flow-0.launch" 2>/dev/null || echo 0)" -v z="$(cat "$d/t0")" -v s=$SECS \
         'BEGIN { printf "%.1f", int((l - z + s) * 10) / 10 }')
-    wins=$(unique_windows "$d" "$w" 3 "$end" || :)
-    inorder=$(tb_flow_windows "$d" 0 "$w" 3 | awk -v t=$T 'NR == 1 || $3 < m { m = $3 } END { printf "%.3f", m / t }' || :)
+    wins=$(tb_flow_windows "$d" 0 "$w" 3 "$end" || :)
     min=$(awk -v t=$T 'NR == 1 || $3 < m { m = $3; s = $1 } END { if (NR) printf "%.3f %s", m / t, s; else print "-" }' <<<"$wins")
     n_low=$(awk -v t=$T '$3 < 0.9 * t' <<<"$wins" | grep -c . || :)
-    echo "# pfifo $q: srtt $srtt us, W $w s, $(grep -c . <<<"$wins") windows from 3 s to $end s; unique bytes: lowest AVR ${min% *} (window from ${min#* } s), $n_low below 0.90; read in order by iperf3: lowest AVR $inorder"
+    echo "# pfifo $q: srtt $srtt us, W $w s, $(grep -c . <<<"$wins") windows from 3 s to $end s; unique bytes: lowest AVR ${min% *} (window from ${min#* } s), $n_low below 0.90"
     awk -v t=$T '$3 < 0.9 * t { printf "#   low: %s-%s s AVR %.3f\n", $1, $2, $3 / t }' <<<"$wins" | head -5
     for p in 1 2 3; do
         echo "# pfifo $q: CUBIC flow $p: $(mbit "$(awk -v f="$p" '$1 == f { print $2 }' "$d/goodput")") Mbit/s over its life"

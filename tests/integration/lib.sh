@@ -25,6 +25,9 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$TOP/experiments/testbed/flows.sh"
 TCPAVCTL=${TCPAVCTL:-$TOP/build/bin/tcpavctl}
 TCPAV_BUILD=${TCPAV_BUILD:-build}
+# the receiver's capture is read by the avmon of the build under test
+[[ $TCPAV_BUILD == /* ]] && AVMON=${AVMON:-$TCPAV_BUILD/bin/avmon} ||
+    AVMON=${AVMON:-$TOP/$TCPAV_BUILD/bin/avmon}
 TMP=$(mktemp -d /tmp/tcpav-test.XXXXXX)
 
 # result, check, skip_check, tap_finish; a check's stderr is kept

@@ -126,10 +126,12 @@ total=$(jq '.end.sum_received.bytes' "$d/server-0.json")
 all=$(tb_flow_series "$d" 0 | awk '{ s += $2 } END { print s + 0 }')
 check "the series sums to the receiver's total ($all ~ $total, 1 %)" \
     within "$all" "$total" "$(awk -v t="$total" 'BEGIN { print t / 100 }')"
-sent=$(ip netns exec "$TB_RTR" tc -j -s qdisc show dev "$TB_RTR_BOTTLENECK_DEV" |
-    jq '.[] | select(.kind == "bfifo") | .bytes')
-htb_payload=$((sent * 1448 / 1514))
-echo "# series $all bytes, HTB sent $sent bytes = $htb_payload of payload"
+read -r sent segs < <(ip netns exec "$TB_RTR" tc -j -s qdisc show dev "$TB_RTR_BOTTLENECK_DEV" |
+    jq -r '.[] | select(.kind == "bfifo") | "\(.bytes) \(.packets)"')
+# the qdisc counts a super-packet as its segments, each with its headers
+# (qdisc_pkt_len_init; 66 bytes with timestamps): the payload is the rest
+htb_payload=$((sent - 66 * segs))
+echo "# series $all bytes, HTB sent $sent bytes in $segs segments = $htb_payload of payload"
 check "HTB's payload >= the whole series" test "$htb_payload" -ge "$all"
 check "HTB's payload <= the series + 1 % + one queue (151400 B)" \
     le "$htb_payload" "$(awk -v a="$all" 'BEGIN { printf "%.0f", a * 1.01 + 151400 }')"

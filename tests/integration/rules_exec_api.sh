@@ -117,9 +117,12 @@ paced() {
 }
 check "api: 1-7 s the socket is on tcp_av and the kernel paces it within the law's range for 4M" paced 1 7 4000000
 check "api: after the switch the kernel paces it within the law's range for 16M" paced 7.5 14 16000000
-# Before the switch the flow runs on E, a Reno among two CUBIC flows, which
-# gets no more than half of EB = 25M; 90 % of 16M is above that, so only G,
-# sized for the new target, can reach it.
+# Before the switch the flow runs on E, a Reno among two CUBIC flows: about
+# a third of EB = 25M, at times more (12.86 Mbit/s in one CI run, where
+# this check's bound was EB/2). What the check needs is that the switch,
+# not E, lifts the rate to 90 % of 16M: before it, the rate stayed under
+# that.
 check_ge "api: within 2 s of the switch the rate reaches 90 % of 16M" "$after" 14400000
-check_le "api: before the switch (T = 4M) the rate was at most EB/2" "$before" 12500000
+check "api: before the switch (T = 4M) the rate was under 90 % of 16M ($before < 14400000)" \
+    test "$before" -lt 14400000
 finish

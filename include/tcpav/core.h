@@ -49,10 +49,13 @@
  * above 9/8 T (an overshoot is undone in one round, not over many long
  * rounds of a deep queue); always within [TCPAV_GAIN_MIN, TCPAV_GAIN_MAX].
  *
- * Safety valve: when the smoothed rate stays below 7/8 T for
- * TCPAV_VALVE_ROUNDS rounds, and TCPAV_VALVE_MIN_MS, with the gain at its
- * ceiling (TCPAV_GAIN_MAX, or a ramp that stopped paying), and at least one
- * of those rounds saw losses or ECN marks, T is judged infeasible. Rounds
+ * Safety valve: a run begins at a round whose smoothed rate is below 7/8 T
+ * with the gain at its ceiling (TCPAV_GAIN_MAX, or a ramp that stopped
+ * paying) and goes on while the run's mean rate (what was delivered since
+ * it began, over its time) stays below 7/8 T and the smoothed rate below T;
+ * when it has lasted TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS, and
+ * at least one of its rounds saw losses or ECN marks, T is judged
+ * infeasible. Rounds
  * limited by the send buffer or the receive window count too when they lost
  * packets: a window that overflows the path's queue is not what binds. The
  * flow is flagged and G is switched off, so the flow is its elastic part
@@ -62,7 +65,7 @@
  * when E alone delivers 7/8 T, smoothed and in every round of a run of at
  * least TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS (competitors left;
  * the same second the valve takes to flag), when the target changes,
- * and for a retest every TCPAV_RETEST_ROUNDS rounds: G comes back from g = 1
+ * and for a retest TCPAV_RETEST_ROUNDS rounds after the flag: G comes back from g = 1
  * and the valve judges again, in TCPAV_VALVE_ROUNDS rounds at the ceiling
  * without the minimum time (a few rounds of pressure in hundreds, not a
  * probe burst every few). Departure from the design text: "T above a
@@ -156,6 +159,8 @@ struct tcpav_state {
 	__u8 lossy_rounds;    /* of those, rounds with losses or ECN marks */
 	__u16 below_since_ms; /* when below_rounds began, ms (mod 2^16) */
 	__u16 above_since_ms; /* when above_rounds began, ms (mod 2^16) */
+	__u16 flagged_round;  /* rounds (mod 2^16) when last flagged */
+	__u32 below_delivered;/* packets delivered when below_rounds began */
 };
 
 /* What one ACK tells the law; filled from tcp_sock and the rate sample. */
@@ -423,11 +428,19 @@ static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav
 	st->e_wnd = tcpav_min_u32(st->e_wnd, TCPAV_WND_MAX);
 }
 
-/* The ramp's full-pipe check is over: raising g stopped raising delivery
- * (or g is at its maximum). */
+/* Raising g would not raise delivery: the ramp's full-pipe check is over
+ * (raising g stopped raising delivery), g is at its maximum, or g*T is past
+ * what G carries (5/4 of the bandwidth estimate, tcpav_guaranteed_Bps),
+ * where a raise changes the number shown and nothing else. The last holds
+ * between ramps too (a flow whose rounds cross 7/8 T restarts its ramp
+ * every other round and never stalls three in a row), but only once the
+ * estimate spans a bandwidth window: in start-up it trails the rate by a
+ * doubling and binds every round. */
 static inline int tcpav_gain_at_ceiling(const struct tcpav_state *st)
 {
-	return st->gain >= TCPAV_GAIN_MAX || st->ramp_stalls >= TCPAV_RAMP_STALLS;
+	return st->gain >= TCPAV_GAIN_MAX || st->ramp_stalls >= TCPAV_RAMP_STALLS ||
+	       (st->rounds >= TCPAV_PROBE_INTERVAL && !(st->flags & TCPAV_S_INFEASIBLE) &&
+		tcpav_guaranteed_Bps(st) < tcpav_gain_Bps(st));
 }
 
 /*
@@ -537,8 +550,39 @@ static inline int tcpav_valve_time_held(__u16 since_ms, __u64 now_us)
 	return (__u16)(tcpav_ms16(now_us) - since_ms) >= TCPAV_VALVE_MIN_MS;
 }
 
-/* Once per round: smoothed rate, bandwidth windows, gain, valve. */
-static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u64 now_us, __u32 gain_floor)
+/* The mean rate of the valve's run under 7/8 T: what the flow delivered
+ * since the run began over the run's time (the smoothed rate until a ms has
+ * passed). */
+static inline __u64 tcpav_run_Bps(const struct tcpav_state *st, __u32 delivered, __u32 mss, __u64 now_us)
+{
+	__u16 ms = (__u16)(tcpav_ms16(now_us) - st->below_since_ms);
+
+	if (ms == 0)
+		return st->rate_Bps;
+	return (__u64)(__u32)(delivered - st->below_delivered) * mss * 1000u / ms;
+}
+
+/*
+ * A run under 7/8 T, once begun, is judged by its mean: it goes on while
+ * the mean stays under 7/8 T and the smoothed rate under T. Not ended by a
+ * round whose smoothed rate reads 7/8 T: two flows wanting 15 of 25 Mbit/s
+ * each hovered at 0.75-0.90 T for 10 s, the smoothed rate crossing 7/8 T
+ * every few rounds, and neither was flagged while the two CUBIC flows
+ * beside them starved. A flow back at T (after a competitor's slow start)
+ * ends it at once.
+ */
+static inline int tcpav_below_run_holds(const struct tcpav_state *st, __u32 delivered, __u32 mss, __u64 now_us)
+{
+	__u64 T = st->target_Bps;
+
+	return st->below_rounds && !(st->flags & TCPAV_S_INFEASIBLE) && st->rate_Bps < T &&
+	       tcpav_run_Bps(st, delivered, mss, now_us) < T - T / 8;
+}
+
+/* Once per round: smoothed rate, bandwidth windows, gain, valve. DELIVERED
+ * is the flow's count of delivered packets at the round's end. */
+static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u64 now_us, __u32 gain_floor,
+				   __u32 delivered, __u32 mss)
 {
 	__u64 T = st->target_Bps;
 	__u16 f = st->flags;
@@ -570,11 +614,14 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		st->bw_win_Bps[1] = st->bw_win_Bps[0];
 		st->bw_win_Bps[0] = 0;
 	}
-	/* Retest: T is tried again from g = 1 (a retest at the gain it had,
-	 * 2.5 T, overflowed an ECN-marked queue that T alone would not); the
-	 * gain ramps as usual and the valve judges anew within
-	 * TCPAV_VALVE_ROUNDS rounds at the gain's ceiling. */
-	if ((st->flags & TCPAV_S_INFEASIBLE) && st->rounds % TCPAV_RETEST_ROUNDS == 0) {
+	/* Retest: T is tried again TCPAV_RETEST_ROUNDS rounds after the flag
+	 * (not at a multiple of them: a flow flagged at round 240 was
+	 * retested at 256), from g = 1 (a retest at the gain it had, 2.5 T,
+	 * overflowed an ECN-marked queue that T alone would not); the gain
+	 * ramps as usual and the valve judges anew within TCPAV_VALVE_ROUNDS
+	 * rounds at the gain's ceiling. */
+	if ((st->flags & TCPAV_S_INFEASIBLE) &&
+	    (__u16)((__u16)st->rounds - st->flagged_round) >= TCPAV_RETEST_ROUNDS) {
 		tcpav_clear_valve(st);
 		st->gain = TCPAV_GAIN_UNIT;
 		st->flags |= TCPAV_S_PROBING;
@@ -592,7 +639,7 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	else if (!congested)
 		return;
 
-	if (st->rate_Bps >= T - T / 8) {
+	if (st->rate_Bps >= T - T / 8 && !tcpav_below_run_holds(st, delivered, mss, now_us)) {
 		/* E alone (or a retest) reaches 7/8 T, smoothed and in every
 		 * round of a run of at least TCPAV_VALVE_ROUNDS rounds and
 		 * TCPAV_VALVE_MIN_MS (the time the valve takes to flag): T is
@@ -620,17 +667,25 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		return;
 	}
 	st->above_rounds = 0;
-	if (tcpav_gain_at_ceiling(st) && !(st->flags & TCPAV_S_INFEASIBLE)) {
-		if (st->below_rounds == 0)
-			st->below_since_ms = tcpav_ms16(now_us);
+	/* the run begins at a round at the gain's ceiling under 7/8 T, and
+	 * goes on (ceiling or not: the ramp restarts whenever a round reads
+	 * 7/8 T) while tcpav_below_run_holds */
+	if ((st->below_rounds || tcpav_gain_at_ceiling(st)) && !(st->flags & TCPAV_S_INFEASIBLE)) {
+		if (st->below_rounds == 0) { /* from this round's start */
+			st->below_since_ms = tcpav_ms16(st->round_start_us);
+			st->below_delivered = st->round_start_delivered;
+		}
 		if (st->below_rounds < 0xff)
 			st->below_rounds++;
 		if (congested && st->lossy_rounds < 0xff)
 			st->lossy_rounds++;
 		/* a retest (PROBING) was judged once already: rounds suffice */
 		if (st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds &&
-		    ((st->flags & TCPAV_S_PROBING) || tcpav_valve_time_held(st->below_since_ms, now_us)))
+		    tcpav_run_Bps(st, delivered, mss, now_us) < T - T / 8 &&
+		    ((st->flags & TCPAV_S_PROBING) || tcpav_valve_time_held(st->below_since_ms, now_us))) {
 			st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
+			st->flagged_round = (__u16)st->rounds;
+		}
 	}
 }
 
@@ -656,7 +711,7 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 		__u64 bytes = (__u64)(ack->delivered - st->round_start_delivered) * mss;
 
 		tcpav_round_end(st, tcpav_rate_Bps(bytes, ack->now_us - st->round_start_us), ack->now_us,
-				tcpav_gain_floor(st, ack->srtt_us, mss));
+				tcpav_gain_floor(st, ack->srtt_us, mss), ack->delivered, mss);
 		st->round_start_us = ack->now_us;
 		st->round_start_delivered = ack->delivered;
 		out->round_ended = 1;

@@ -1838,17 +1838,26 @@ static void test_window_limited_valve(void)
 
 /* ---- 14. the flag clears on 7/8 T held, not on a burst ---- */
 
+/* A flow with target T (bytes/s) and mss 1000 after 8 rounds of 10 ms
+ * that delivered PKTS packets each. */
+static void rounder_start(struct rounder *r, u64 T, u32 pkts)
+{
+	u32 n;
+
+	memset(r, 0, sizeof(*r));
+	r->mss = 1000;
+	tcpav_init(&r->st, 10, T, 0, 0);
+	for (n = 0; n < 8; n++)
+		rounder_round(r, pkts, 10000, 0, 0);
+}
+
 static void test_valve_clear(void)
 {
 	const u64 T = 5000000; /* 50 packets of 1000 B per 10 ms round */
 	struct rounder r;
 	u32 n;
 
-	memset(&r, 0, sizeof(r));
-	r.mss = 1000;
-	tcpav_init(&r.st, 10, T, 0, 0);
-	for (n = 0; n < 8; n++)
-		rounder_round(&r, 20, 10000, 0, 0);
+	rounder_start(&r, T, 20);
 	r.st.flags |= TCPAV_S_INFEASIBLE;
 	r.st.flagged_round = (__u16)r.st.rounds; /* as the valve stamps it */
 	/* one round of 200 packets (ACKs of GSO super-packets bunched in a
@@ -1899,8 +1908,9 @@ static void test_valve_clear(void)
  * crosses 7/8 T now and then, and each crossing restarted the run (here
  * the flag came after 112 rounds; two flows wanting 15 of 25 Mbit/s each
  * went unflagged for 10 s); judged by the run's mean, the flow is flagged
- * once the run has lasted TCPAV_VALVE_MIN_MS. And a dip that recovers to T ends the run: 50 rounds
- * at half T, then rounds at 21/20 T, is never flagged.
+ * once the run has lasted TCPAV_VALVE_MIN_MS. And a dip that recovers to
+ * T ends the run: 50 rounds at half T, then rounds at 21/20 T, is never
+ * flagged.
  */
 static void test_valve_run_mean(void)
 {
@@ -1909,11 +1919,7 @@ static void test_valve_run_mean(void)
 	struct rounder r;
 	u32 n;
 
-	memset(&r, 0, sizeof(r));
-	r.mss = 1000;
-	tcpav_init(&r.st, 10, T, 0, 0);
-	for (n = 0; n < 8; n++)
-		rounder_round(&r, 50, 10000, 0, 0);
+	rounder_start(&r, T, 50);
 	r.st.gain = TCPAV_GAIN_MAX;
 	for (n = 1; n <= 400 && !(r.st.flags & TCPAV_S_INFEASIBLE); n++)
 		rounder_round(&r, n % 2 ? 35 : 50, 10000, 0, 1);
@@ -1922,11 +1928,7 @@ static void test_valve_run_mean(void)
 	      "%u rounds of 10 ms (bound %u..%u)",
 	      n - 1, need, need + 4);
 
-	memset(&r, 0, sizeof(r));
-	r.mss = 1000;
-	tcpav_init(&r.st, 10, T, 0, 0);
-	for (n = 0; n < 8; n++)
-		rounder_round(&r, 50, 10000, 0, 0);
+	rounder_start(&r, T, 50);
 	r.st.gain = TCPAV_GAIN_MAX;
 	for (n = 0; n < 50; n++)
 		rounder_round(&r, 25, 10000, 0, 1);

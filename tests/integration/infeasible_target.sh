@@ -11,7 +11,9 @@
 #  - tcp_av gets at most 3/4 EB (18.75 Mbit/s; without the valve 24) and,
 #    as the cap follows what the flow itself delivered, at least half a fair
 #    share, EB/(N+1)/2 (4.2 Mbit/s; measured 11-14);
-#  - `tcpavctl flows` marks the flow infeasible.
+#  - `tcpavctl flows` marks the flow infeasible, or probing: the retest of
+#    a flagged T, 256 rounds after the flag (~10 s at this srtt), can fall
+#    on the sample, 4 s before the end (it did in a CI run: "probing").
 . "$(dirname "$0")/lib.sh"
 EB=25000000
 tcpav_test_begin tavi "$(tb_htb_rate_for_eb 25000000)" 100
@@ -23,6 +25,7 @@ check_ge "CUBIC flow 1 keeps EB/8" "${GOODPUT[1]}" $((EB / 8))
 check_ge "CUBIC flow 2 keeps EB/8" "${GOODPUT[2]}" $((EB / 8))
 check_le "tcp_av takes at most 3/4 EB" "${GOODPUT[0]}" $((EB * 3 / 4))
 check_ge "tcp_av keeps half a fair share, EB/3/2" "${GOODPUT[0]}" $((EB / 3 / 2))
-check "tcpavctl flows marks the 40 Mbit/s flow infeasible" \
-    jq -e --arg d "$TB_RCV_ADDR:5201" 'any(.[]; .dst == $d and .target_bps == 40000000 and .infeasible)' "$TMP/flows.json"
+check "tcpavctl flows marks the 40 Mbit/s flow infeasible (or probing, a retest)" \
+    jq -e --arg d "$TB_RCV_ADDR:5201" 'any(.[]; .dst == $d and .target_bps == 40000000 and
+        (.infeasible or (.flags | test("probing"))))' "$TMP/flows.json"
 finish

@@ -18,7 +18,11 @@
  *        never by G/E a round;
  *      - with a target, E's slow start ends once E reaches G (E would carry
  *        g*T by itself): slow start past that point only fills a deep
- *        buffer above T; beyond it E grows as Reno's avoidance does.
+ *        buffer above T; beyond it E grows as Reno's avoidance does;
+ *      - with a target, E's slow start also ends on delay, as HyStart++
+ *        (RFC 9406) ends it (tcpav_e_delay_exit): CUBIC flows beside a
+ *        flow that pushes toward T leave slow start so, and E must not
+ *        hold more than they do when G is switched off.
  *   G  guaranteed window = g * T * srtt / mss + TCPAV_G_HEADROOM. srtt, not
  *      min_rtt: behind a queue that competitors keep full a min_rtt window
  *      starves the flow; G follows srtt up, and the window G/srtt = g*T
@@ -60,8 +64,8 @@
  * packets: a window that overflows the path's queue is not what binds. The
  * flow is flagged and G is switched off, so the flow is its elastic part
  * alone, a Reno (competitors are never starved while T cannot be served),
- * which starts from half the rate the flow delivered (G's push had cut E
- * with losses a Reno at its share would not have seen). The flag clears
+ * which a round later restarts from half the rate the flow delivered at
+ * that round's RTT, once its own queue has drained (tcpav_restart_elastic). The flag clears
  * when E alone delivers 7/8 T, smoothed and in every round of a run of at
  * least TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS (competitors left;
  * the same second the valve takes to flag), when the target changes,
@@ -96,6 +100,10 @@
 #define TCPAV_GAIN_DECAY_SHIFT 3       /* g -= (g - 1)/8 per round at target */
 #define TCPAV_G_HEADROOM 4u            /* packets added to G */
 #define TCPAV_E_MIN 1u                 /* E after a timeout, as Reno */
+#define TCPAV_E_HYSTART_LOW 16u        /* E's delay exit only from here (Linux
+					* CUBIC's hystart_low_window) */
+#define TCPAV_HYSTART_MIN_US 4000u     /* RFC 9406 MIN_RTT_THRESH */
+#define TCPAV_HYSTART_MAX_US 16000u    /* RFC 9406 MAX_RTT_THRESH */
 /* E grows when inflight >= E - slack; a slack above G's headroom lets E
  * pass G when the path has room, so the flow can be Reno above T */
 #define TCPAV_E_SLACK (TCPAV_G_HEADROOM + 2u)
@@ -127,6 +135,8 @@
 #define TCPAV_S_ROUND_ECE 0x400u       /* an ACK of this round echoed CE */
 #define TCPAV_S_ROUND_RTO 0x800u       /* a timeout fell in this round */
 #define TCPAV_S_ROUND_LOSS 0x1000u     /* packets were marked lost this round */
+#define TCPAV_S_E_RESTART 0x2000u      /* flagged: E restarts at the next round's end */
+#define TCPAV_S_RUN_CEILING 0x4000u    /* the gain was at its ceiling in this run */
 
 /*
  * Per-flow state. It lives in the socket's icsk_ca_priv area (104 bytes in
@@ -173,6 +183,8 @@ struct tcpav_ack {
 	__u32 losses;         /* packets newly marked lost */
 	__u32 inflight;       /* packets in flight before this ACK */
 	__u32 srtt_us;        /* smoothed RTT, microseconds (0 = no sample yet) */
+	__u32 min_rtt_us;     /* the path's minimum RTT (tcp_min_rtt), 0 = none */
+	__u32 rtt_us;         /* this ACK's RTT sample (rs->rtt_us), 0 = none */
 	__u32 mss;
 	__u32 app_limited;    /* the rate sample was application-limited */
 	__u32 window_limited; /* the peer's receive window or our send buffer,
@@ -309,7 +321,7 @@ static inline void tcpav_clear_valve(struct tcpav_state *st)
 {
 	tcpav_ramp_reset(st);
 	st->above_rounds = 0;
-	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING);
+	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING | TCPAV_S_E_RESTART);
 	st->below_rounds = 0;
 	st->lossy_rounds = 0;
 }
@@ -396,6 +408,32 @@ static inline void tcpav_on_restart(struct tcpav_state *st, __u64 now_us, __u32 
 	st->round_start_delivered = delivered;
 }
 
+/*
+ * E's slow start ends on delay, in the spirit of HyStart++ (RFC 9406): once
+ * the smoothed RTT is clamp(min_rtt / 8, 4 ms, 16 ms) above the path's
+ * minimum (tcp_min_rtt), with E at TCPAV_E_HYSTART_LOW packets or more,
+ * in the initial slow start only (as the RFC says: after a timeout E
+ * slow-starts to its ssthresh as Reno does). Departures: the path's minimum stands for the RFC's last round's minimum
+ * and srtt for this round's (no room in the state for two more RTTs), and
+ * E goes straight to avoidance (no conservative slow start), as Linux
+ * CUBIC's HyStart does. Only with a target: T = 0 is Reno, which has none.
+ * Why: G's push toward a T above the path fills a deep queue in its first
+ * rounds; the CUBIC flows beside it leave slow start on that delay at a few
+ * dozen packets, and an E that slow-started on to the first loss (640
+ * packets behind a 1,000-packet queue) was the window the flow kept once
+ * flagged, 18-20 Mbit/s of 28.7 for 10 s against 2-4 for each CUBIC flow.
+ */
+static inline int tcpav_e_delay_exit(const struct tcpav_state *st, const struct tcpav_ack *ack)
+{
+	__u32 thresh;
+
+	if (st->target_Bps == 0 || st->e_ssthresh != TCPAV_SSTHRESH_INF || ack->min_rtt_us == 0 ||
+	    ack->srtt_us == 0 || st->e_wnd < TCPAV_E_HYSTART_LOW)
+		return 0;
+	thresh = tcpav_min_u32(tcpav_max_u32(ack->min_rtt_us >> 3, TCPAV_HYSTART_MIN_US), TCPAV_HYSTART_MAX_US);
+	return ack->srtt_us >= ack->min_rtt_us + thresh;
+}
+
 /* Shadow Reno: grows only while a Reno window of E would be the limit, by at
  * most E acknowledged packets a round (see the header). */
 static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav_ack *ack)
@@ -408,6 +446,10 @@ static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav
 		/* slow start, limited as the kernel limits it: cwnd < 2 * in flight */
 		if (st->e_wnd >= 2 * ack->inflight)
 			return;
+		if (tcpav_e_delay_exit(st, ack)) {
+			st->e_ssthresh = st->e_wnd;
+			return;
+		}
 	} else if (ack->inflight + TCPAV_E_SLACK < st->e_wnd) {
 		return;
 	}
@@ -667,25 +709,62 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		return;
 	}
 	st->above_rounds = 0;
-	/* the run begins at a round at the gain's ceiling under 7/8 T, and
-	 * goes on (ceiling or not: the ramp restarts whenever a round reads
-	 * 7/8 T) while tcpav_below_run_holds */
-	if ((st->below_rounds || tcpav_gain_at_ceiling(st)) && !(st->flags & TCPAV_S_INFEASIBLE)) {
+	/* The run begins under 7/8 T at the ramp's first round without 25 %
+	 * more delivery (or at the gain's ceiling), and goes on (ceiling or
+	 * not: the ramp restarts whenever a round reads 7/8 T) while
+	 * tcpav_below_run_holds; it can flag once the gain has been at its
+	 * ceiling in it. From the first stall, not the third: the full-pipe
+	 * check's rounds count toward the valve's, which behind a 1,000-packet
+	 * queue (rounds of 300-400 ms) flagged a T above the path at 2.5 s
+	 * instead of 2 s, while the CUBIC flows beside it got 2-3 Mbit/s. */
+	if ((st->below_rounds || st->ramp_stalls || tcpav_gain_at_ceiling(st)) &&
+	    !(st->flags & TCPAV_S_INFEASIBLE)) {
 		if (st->below_rounds == 0) { /* from this round's start */
 			st->below_since_ms = tcpav_ms16(st->round_start_us);
 			st->below_delivered = st->round_start_delivered;
+			st->flags &= (__u16)~TCPAV_S_RUN_CEILING;
 		}
 		if (st->below_rounds < 0xff)
 			st->below_rounds++;
 		if (congested && st->lossy_rounds < 0xff)
 			st->lossy_rounds++;
+		if (tcpav_gain_at_ceiling(st))
+			st->flags |= TCPAV_S_RUN_CEILING;
 		/* a retest (PROBING) was judged once already: rounds suffice */
-		if (st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds &&
+		if ((st->flags & TCPAV_S_RUN_CEILING) && st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds &&
 		    tcpav_run_Bps(st, delivered, mss, now_us) < T - T / 8 &&
 		    ((st->flags & TCPAV_S_PROBING) || tcpav_valve_time_held(st->below_since_ms, now_us))) {
 			st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
 			st->flagged_round = (__u16)st->rounds;
 		}
+	}
+}
+
+/*
+ * The first round after the flag: G's push cut E with losses a Reno at its
+ * share would not have seen, so E takes over as a Reno after one loss event
+ * at the rate the flow delivered (half of it), sized for the round trip of
+ * this ACK: one round after G went off, the flow's own queue has drained
+ * and the RTT is the competitors' queue. Sized for the srtt of the flag
+ * instead (G's queue), E kept a 1,000-packet queue 400 ms deep and the
+ * CUBIC flows beside it, whose HyStart had left slow start at a few dozen
+ * packets in that delay, got 0.4-1.6 Mbit/s for 10 s.
+ */
+static inline void tcpav_restart_elastic(struct tcpav_state *st, const struct tcpav_ack *ack, __u32 mss)
+{
+	__u32 rtt = ack->srtt_us;
+	__u64 e;
+
+	if (ack->rtt_us && (rtt == 0 || ack->rtt_us < rtt))
+		rtt = ack->rtt_us;
+	st->flags &= (__u16)~TCPAV_S_E_RESTART;
+	if (rtt == 0)
+		return;
+	e = tcpav_min_u64(tcpav_rate_to_pkts(st->rate_Bps, rtt, mss) / 2, TCPAV_WND_MAX);
+	if (e > st->e_wnd) {
+		st->e_wnd = (__u32)e;
+		st->e_ssthresh = st->e_wnd;
+		st->e_cnt = 0;
 	}
 }
 
@@ -715,19 +794,11 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 		st->round_start_us = ack->now_us;
 		st->round_start_delivered = ack->delivered;
 		out->round_ended = 1;
-		/* Just flagged: G's push cut E with losses a Reno at its share
-		 * would not have seen; E takes over from half the rate the flow
-		 * delivered, as a Reno after one loss event at that rate. */
-		if (!was_infeasible && (st->flags & TCPAV_S_INFEASIBLE) && ack->srtt_us) {
-			__u64 e = tcpav_rate_to_pkts(st->rate_Bps, ack->srtt_us, mss) / 2;
-
-			e = tcpav_min_u64(e, TCPAV_WND_MAX);
-			if (e > st->e_wnd) {
-				st->e_wnd = (__u32)e;
-				st->e_ssthresh = st->e_wnd;
-				st->e_cnt = 0;
-			}
-		}
+		if (!was_infeasible && (st->flags & TCPAV_S_INFEASIBLE))
+			st->flags |= TCPAV_S_E_RESTART;
+		else if ((st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_E_RESTART)) ==
+			 (TCPAV_S_INFEASIBLE | TCPAV_S_E_RESTART))
+			tcpav_restart_elastic(st, ack, mss);
 	}
 
 	tcpav_grow_elastic(st, ack);

@@ -193,6 +193,8 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 	a.losses = rs->losses > 0 ? rs->losses : 0;
 	a.inflight = rs->prior_in_flight;
 	a.srtt_us = tp->srtt_us >> 3;
+	a.min_rtt_us = tp->rtt_min.s[0].v;
+	a.rtt_us = rs->rtt_us > 0 ? rs->rtt_us : 0;
 	a.mss = tp->mss_cache;
 	a.app_limited = rs->is_app_limited;
 	/* the peer's receive window or our send buffer holds the flow back

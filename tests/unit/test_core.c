@@ -352,6 +352,7 @@ struct rounder {
 	u32 delivered;
 	u32 mss;
 	u32 window_limited; /* every ACK says rwnd or sndbuf limited */
+	u32 rtt_us;         /* every ACK's RTT sample (0: none); srtt is the round's time */
 };
 
 static struct tcpav_out rounder_round(struct rounder *r, u32 pkts, u64 elapsed, int app_limited,
@@ -371,6 +372,7 @@ static struct tcpav_out rounder_round(struct rounder *r, u32 pkts, u64 elapsed, 
 	a.inflight = pkts;
 	a.losses = losses;
 	a.srtt_us = (u32)elapsed;
+	a.rtt_us = r->rtt_us;
 	a.mss = r->mss;
 	a.app_limited = (u32)app_limited;
 	a.window_limited = r->window_limited;
@@ -1634,6 +1636,9 @@ static void test_rounds(void)
  * out); `lost` packets are lost in the round's first ACK (a loss event).
  * Returns the last ACK's decision.
  */
+/* the path's minimum RTT deep_round's ACKs carry (0: none) */
+static u32 deep_min_rtt_us;
+
 static struct tcpav_out deep_round(struct tcpav_state *st, u64 *now, u32 *delivered, u32 pkts, u32 acks,
 				   u32 inflight, u32 srtt, u32 mss, u32 lost)
 {
@@ -1657,6 +1662,7 @@ static struct tcpav_out deep_round(struct tcpav_state *st, u64 *now, u32 *delive
 		a.in_recovery = lost != 0;
 		a.inflight = inflight;
 		a.srtt_us = srtt;
+		a.min_rtt_us = deep_min_rtt_us;
 		a.mss = mss;
 		o = ack_once(st, &a);
 	}
@@ -1768,6 +1774,67 @@ static void test_deep_queue(void)
 		CHECK(exited_at && st.e_ssthresh == e_at_exit && e_at_exit <= 2 * g_at_exit,
 		      "2: with a target E's slow start ends once E reaches G (round %u, E %u, G %u)", exited_at,
 		      e_at_exit, g_at_exit);
+	}
+
+	/* The same start-up with the path's minimum RTT known (srtt0): E's
+	 * slow start ends on delay (HyStart++), once srtt is clamp(min/8, 4
+	 * ms, 16 ms) = 5 ms above it and E holds TCPAV_E_HYSTART_LOW packets;
+	 * not with T = 0 (Reno); not while srtt stays 1 us under the bound. */
+	{
+		const u32 thresh = srtt0 / 8 > TCPAV_HYSTART_MIN_US ? srtt0 / 8 : TCPAV_HYSTART_MIN_US;
+		const u64 targets[3] = { T, 0, T };
+		const u32 rise[3] = { 20000, 20000, 0 };
+		u32 c, e_exit[3], g_exit[3], ss_rounds[3];
+
+		deep_min_rtt_us = srtt0;
+		for (c = 0; c < 3; c++) {
+			tcpav_init(&st, 10, targets[c], 0, 0);
+			now = 0;
+			delivered = 0;
+			e_exit[c] = 0;
+			ss_rounds[c] = 0;
+			for (j = 0; j < 6 && st.e_ssthresh == TCPAV_SSTHRESH_INF; j++) {
+				u32 inflight = max32(st.e_wnd, st.g_wnd);
+				/* round 0 at the minimum, then 20 ms more a round
+				 * (case 2: 1 us under the bound throughout) */
+				u32 srtt = j == 0 ? srtt0 : (rise[c] ? srtt0 + j * rise[c] : srtt0 + thresh - 1);
+
+				deep_round(&st, &now, &delivered, inflight, 16, inflight, srtt, mss, 0);
+				ss_rounds[c] = j + 1;
+			}
+			e_exit[c] = st.e_ssthresh == TCPAV_SSTHRESH_INF ? 0 : st.e_wnd;
+			g_exit[c] = st.g_wnd;
+		}
+		/* after a timeout E slow-starts to its ssthresh as Reno does:
+		 * the delay exit is the initial slow start's only (RFC 9406) */
+		tcpav_init(&st, 10, T, 0, 0);
+		now = 0;
+		delivered = 0;
+		st.e_wnd = 60;
+		st.e_ssthresh = 60;
+		tcpav_on_loss_event(&st);
+		tcpav_on_timeout(&st);
+		for (j = 0; j < 12 && st.e_wnd < st.e_ssthresh; j++)
+			deep_round(&st, &now, &delivered, max32(st.e_wnd, 2), 16, max32(st.e_wnd, 2), srtt0 + 50000,
+				   mss, 0);
+		CHECK(st.e_wnd == 30 && st.e_ssthresh == 30,
+		      "2: ... after a timeout, srtt 50 ms above min_rtt: E slow-starts to its ssthresh (E %u, "
+		      "ssthresh %u; 30)",
+		      st.e_wnd, st.e_ssthresh);
+		deep_min_rtt_us = 0;
+		printf("# start-up with min_rtt known: E left slow start in round %u at E %u (G %u)\n", ss_rounds[0],
+		       e_exit[0], g_exit[0]);
+		CHECK(e_exit[0] >= TCPAV_E_HYSTART_LOW && e_exit[0] <= 2 * 10 * 2 && e_exit[0] < g_exit[0] &&
+			      ss_rounds[0] == 2,
+		      "2: E's slow start ends on delay in the round srtt rises %u us above min_rtt, at E %u (from 10: "
+		      "two doublings at most)",
+		      thresh, e_exit[0]);
+		CHECK(e_exit[1] == 0, "2: ... not with T = 0 (Reno has no delay exit; %u rounds in slow start)",
+		      ss_rounds[1]);
+		CHECK(e_exit[2] == 0 || e_exit[2] >= g_exit[2],
+		      "2: ... not while srtt stays 1 us under min_rtt + %u us: only where E reaches G (round %u, E "
+		      "%u, G %u)",
+		      thresh, ss_rounds[2], e_exit[2], g_exit[2]);
 	}
 }
 
@@ -1940,6 +2007,96 @@ static void test_valve_run_mean(void)
 	      n);
 }
 
+/* ---- 14c. the valve's run counts the full-pipe check's rounds ---- */
+
+/*
+ * T = 40 Mbit/s above the path, rounds of 400 ms (a 1,000-packet queue):
+ * the ramp's first round sets its best, the next three bring no 25 % more
+ * (the third is the gain's ceiling). The run begins at the first stall, so
+ * the flow is flagged at the ceiling's round (3 rounds, 1.2 s, lossy), not
+ * 2 rounds (0.8 s) later; and never before the ceiling: a ramp that pays
+ * again after one stall goes on, the run with it, until three stalls.
+ */
+static void test_valve_from_stall(void)
+{
+	const u64 T = 5000000;
+	const u32 seq_b[6] = { 1300, 1300, 1700, 1700, 1700, 1700 };
+	struct rounder r;
+	u32 n, flagged_a = 0, flagged_b = 0, ceiling_b = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.mss = 1000;
+	tcpav_init(&r.st, 10, T, 0, 0);
+	for (n = 1; n <= 10 && !flagged_a; n++) {
+		rounder_round(&r, 1300, 400000, 0, 1); /* 0.65 T, lossy */
+		if (r.st.flags & TCPAV_S_INFEASIBLE)
+			flagged_a = n;
+	}
+	CHECK(flagged_a == 4, "14c: 0.65 T in rounds of 400 ms: flagged in round %u, the gain's ceiling (4)",
+	      flagged_a);
+
+	memset(&r, 0, sizeof(r));
+	r.mss = 1000;
+	tcpav_init(&r.st, 10, T, 0, 0);
+	for (n = 1; n <= 6 && !flagged_b; n++) {
+		rounder_round(&r, seq_b[n - 1], 400000, 0, 1);
+		if (!ceiling_b && r.st.ramp_stalls >= TCPAV_RAMP_STALLS)
+			ceiling_b = n;
+		if (r.st.flags & TCPAV_S_INFEASIBLE)
+			flagged_b = n;
+	}
+	CHECK(ceiling_b == 6 && flagged_b == 6,
+	      "14c: a ramp that pays again after one stall: flagged in round %u, at the ceiling (round %u), not "
+	      "before",
+	      flagged_b, ceiling_b);
+}
+
+/* ---- 15. once flagged, E restarts a round later, sized for that RTT ---- */
+
+/*
+ * G's push kept a queue of its own (srtt 200 ms); one round after the flag
+ * G is off, the queue has drained and an ACK's RTT sample reads 60 ms. E
+ * takes over as a Reno after one loss at the rate the flow delivered: half
+ * of it at 60 ms, not at the 200 ms of G's queue (3.3 times as many
+ * packets, which kept a 1,000-packet queue 400 ms deep). Not at the flag's
+ * own round: the flow's packets in flight still sit in that queue.
+ */
+static void test_valve_restart(void)
+{
+	const u64 T = 5000000; /* 50 packets of 1000 B per 10 ms round */
+	struct rounder r;
+	u32 n, e_flag, e_before = 0, e_srtt, e_rtt;
+	u64 rate;
+
+	rounder_start(&r, T, 50);
+	r.st.gain = TCPAV_GAIN_MAX;
+	for (n = 0; n < 400 && !(r.st.flags & TCPAV_S_INFEASIBLE); n++) {
+		tcpav_on_loss_event(&r.st); /* G's losses keep E small */
+		e_before = r.st.e_wnd;
+		rounder_round(&r, 30, 10000, 0, 1);
+	}
+	e_flag = r.st.e_wnd;
+	CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && (r.st.flags & TCPAV_S_E_RESTART) && e_flag <= e_before + 30,
+	      "15: flagged at 0.6 T (round %u): E not raised in the flag's round (%u -> %u), the restart pending",
+	      n, e_before, e_flag);
+
+	/* the next round: 60 packets in 200 ms (srtt, G's queue), RTT sample 60 ms */
+	r.rtt_us = 60000;
+	rounder_round(&r, 600, 200000, 0, 0);
+	rate = r.st.rate_Bps;
+	e_rtt = (u32)(rate * 60000 / USEC / 1000 / 2);
+	e_srtt = (u32)(rate * 200000 / USEC / 1000 / 2);
+	CHECK(!(r.st.flags & TCPAV_S_E_RESTART) && r.st.e_wnd >= e_rtt && r.st.e_wnd <= e_rtt + 1 &&
+		      r.st.e_wnd < e_srtt,
+	      "15: a round later E = rate/2 * RTT sample: %u packets (rate %.0f B/s, expected %u; at the srtt "
+	      "it would be %u)",
+	      r.st.e_wnd, (double)rate, e_rtt, e_srtt);
+	e_flag = r.st.e_wnd;
+	rounder_round(&r, 600, 200000, 0, 0);
+	CHECK(r.st.e_wnd <= e_flag + 1, "15: ... once: the round after leaves E to Reno's growth (%u -> %u)", e_flag,
+	      r.st.e_wnd);
+}
+
 int main(void)
 {
 	test_elastic_loss();
@@ -1957,5 +2114,7 @@ int main(void)
 	test_window_limited_valve();
 	test_valve_clear();
 	test_valve_run_mean();
+	test_valve_from_stall();
+	test_valve_restart();
 	return check_done();
 }

@@ -27,16 +27,19 @@
 # with tb_up's QUEUE and TB_OFFLOADS):
 #   100:off 300:off 1000:off   pfifo of 100, 300, 1,000 packets, offloads off
 #                              (every veth: tso/gso/gro off, MTU packets)
-#   151400b:off 151400b:host   bfifo of 151,400 bytes (100 x 1514-byte frames),
-#   1514000b:off 1514000b:host and of 1,514,000 bytes, offloads off and at the
-#                              host's defaults (GSO super-packets reach the
-#                              queue whole). A pfifo with offloads on would
-#                              count super-packets, not packets: not in the
-#                              default list (it can be given, e.g. 100:host).
-#   151400b:nic 1514000b:nic   not in the default list either: the sender's
-#                              stack as at host defaults, its device cutting
-#                              the super-packets into frames, so the queue
-#                              holds frames as a real AP's does (testbed.sh)
+#   151400b:off 151400b:nic    bfifo of 151,400 bytes (100 x 1514-byte frames),
+#   1514000b:off 1514000b:nic  and of 1,514,000 bytes, offloads off and on:
+#                              the sender's stack at host defaults (TSO/GSO
+#                              super-packets), its device cutting them into
+#                              frames as a NIC does, so the queue holds
+#                              frames as a real AP's does (testbed.sh)
+#   151400b:host 1514000b:host not in the default list: veth passes the
+#                              super-packets whole, so the bfifo admits and
+#                              drops 64 KB units, which no AP does (a stress
+#                              case; tests/integration/OPEN). A pfifo with
+#                              offloads on would count super-packets, not
+#                              packets: not in the list either (it can be
+#                              given, e.g. 100:host).
 # NRT (BENCH_NRTS, percent): 30 50 70, T = NRT x EB.
 # In each cell, run after run, the slot (flow 0) is taken in turn by each of
 # BENCH_CCS (tcp_av cubic reno bbr; the order rotates by one every run) among
@@ -71,8 +74,9 @@
 # both opening with a "# ..." line (date, kernel, iperf3, commit,
 # capacity_bps, runs, seconds), columns named as in the README's glossary,
 # ratios as ratios; summary.txt (what was printed), raw/ (iperf3 JSON,
-# `tcpavctl flows --json` samples). No plot: neither gnuplot nor matplotlib
-# is a dependency; the CSV files are meant for one.
+# `tcpavctl flows --json` samples); avr.png and competitors.png beside them
+# (experiments/bench/sweep-plot.sh, with gnuplot: AVR and the competitors'
+# goodput against NRT, a panel per setting, a line per CC).
 #
 # What it touches: per cell it builds namespaces sweep<PID>-{snd,rtr,rcv},
 # loads tcp_av if it is not loaded, adds one rule matching only its own
@@ -84,7 +88,7 @@
 #   BENCH_RUNS          runs per cell and CC (default 5; quick: 1)
 #   BENCH_SECONDS       seconds per run (default 20; quick: 10)
 #   BENCH_QUICK         1: the quick defaults (runs, seconds, settings
-#                       "100:off 1514000b:host", NRT "50")
+#                       "100:off 1514000b:nic", NRT "50")
 #   BENCH_QUEUES        queue/offload settings (see above)
 #   BENCH_NRTS          NRT values in percent (default "30 50 70")
 #   BENCH_CCS           the slot's CCs (default "tcp_av cubic reno bbr")
@@ -114,10 +118,10 @@ die() { echo "tcpav-sweep: $*" >&2; exit 1; }
 QUICK=${BENCH_QUICK:-0}
 if [[ $QUICK == 1 ]]; then
     RUNS=${BENCH_RUNS:-1} SECS=${BENCH_SECONDS:-10}
-    QUEUES=${BENCH_QUEUES:-100:off 1514000b:host} NRTS=${BENCH_NRTS:-50}
+    QUEUES=${BENCH_QUEUES:-100:off 1514000b:nic} NRTS=${BENCH_NRTS:-50}
 else
     RUNS=${BENCH_RUNS:-5} SECS=${BENCH_SECONDS:-20}
-    QUEUES=${BENCH_QUEUES:-100:off 300:off 1000:off 151400b:off 151400b:host 1514000b:off 1514000b:host}
+    QUEUES=${BENCH_QUEUES:-100:off 300:off 1000:off 151400b:off 151400b:nic 1514000b:off 1514000b:nic}
     NRTS=${BENCH_NRTS:-30 50 70}
 fi
 CCS=${BENCH_CCS:-tcp_av cubic reno bbr}
@@ -137,8 +141,8 @@ if [[ ! $SECS =~ ^[1-9][0-9]*$ ]] || ((SECS < 4)); then die "BENCH_SECONDS must 
 ((${#NRT_LIST[@]} > 0)) || die "BENCH_NRTS is empty"
 ((${#CC_LIST[@]} > 0)) || die "BENCH_CCS is empty"
 for q in "${QUEUE_LIST[@]}"; do
-    [[ $q =~ ^([1-9][0-9]*b?):(off|host)$ ]] ||
-        die "BENCH_QUEUES: '$q' is not QUEUE:OFFLOADS (QUEUE packets like 100 or bytes like 151400b, OFFLOADS off or host)"
+    [[ $q =~ ^([1-9][0-9]*b?):(off|host|nic)$ ]] ||
+        die "BENCH_QUEUES: '$q' is not QUEUE:OFFLOADS (QUEUE packets like 100 or bytes like 151400b, OFFLOADS off, nic or host)"
 done
 for n in "${NRT_LIST[@]}"; do
     [[ $n =~ ^[1-9][0-9]?$ ]] || die "BENCH_NRTS: '$n' is not a percentage 1..99"
@@ -493,4 +497,5 @@ while IFS=$'\t' read -r q o n status rest; do
 done <"$MEDIANS"
 rm -f -- "$MEDIANS"
 say ""
-say "done in $((SECONDS - start)) s; CSV and raw data in $OUT"
+"$TOP/experiments/bench/sweep-plot.sh" "$OUT/cells.csv" | tee -a "$SUMMARY" || say "(no plots: sweep-plot.sh failed)"
+say "done in $((SECONDS - start)) s; CSV, plots and raw data in $OUT"

@@ -55,7 +55,8 @@
  *
  * Safety valve: a run begins at a round whose smoothed rate is below 7/8 T
  * with the gain at its ceiling (TCPAV_GAIN_MAX, or a ramp that stopped
- * paying) and goes on while the run's mean rate (what was delivered since
+ * paying) or at the ramp's first round without 25 % more delivery, and
+ * can flag once the gain reached its ceiling in it; it goes on while the run's mean rate (what was delivered since
  * it began, over its time) stays below 7/8 T and the smoothed rate below T;
  * when it has lasted TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS, and
  * at least one of its rounds saw losses or ECN marks, T is judged

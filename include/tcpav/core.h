@@ -718,6 +718,15 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	 * check's rounds count toward the valve's, which behind a 1,000-packet
 	 * queue (rounds of 300-400 ms) flagged a T above the path at 2.5 s
 	 * instead of 2 s, while the CUBIC flows beside it got 2-3 Mbit/s. */
+	/* a run that has not seen the ceiling ends where the ramp pays again:
+	 * only the stalls that lead to the ceiling count (a start-up whose
+	 * ramp stalled once, then paid for a second, was otherwise flagged at
+	 * its ceiling at once, its second of grace spent) */
+	if (st->below_rounds && !(st->flags & TCPAV_S_RUN_CEILING) && st->ramp_stalls == 0 &&
+	    !tcpav_gain_at_ceiling(st)) {
+		st->below_rounds = 0;
+		st->lossy_rounds = 0;
+	}
 	if ((st->below_rounds || st->ramp_stalls || tcpav_gain_at_ceiling(st)) &&
 	    !(st->flags & TCPAV_S_INFEASIBLE)) {
 		if (st->below_rounds == 0) { /* from this round's start */

@@ -2049,6 +2049,24 @@ static void test_valve_from_stall(void)
 	      "14c: a ramp that pays again after one stall: flagged in round %u, at the ceiling (round %u), not "
 	      "before",
 	      flagged_b, ceiling_b);
+
+	/* rounds of 40 ms: a stall in round 2, the ramp pays in round 3, then
+	 * stalls from round 4 (ceiling in round 6): the run that counts began
+	 * at round 4's start, 120 ms, so its second is held at round 28 (the
+	 * first stall's run would have flagged at round 26) */
+	memset(&r, 0, sizeof(r));
+	r.mss = 1000;
+	tcpav_init(&r.st, 10, T, 0, 0);
+	flagged_b = 0;
+	for (n = 1; n <= 60 && !flagged_b; n++) {
+		rounder_round(&r, n <= 2 ? 130 : 170, 40000, 0, 1);
+		if (r.st.flags & TCPAV_S_INFEASIBLE)
+			flagged_b = n;
+	}
+	CHECK(flagged_b == 28,
+	      "14c: rounds of 40 ms, one stall, a paying round, then stalls: flagged in round %u, a second after "
+	      "the stalls that led to the ceiling began (28)",
+	      flagged_b);
 }
 
 /* ---- 15. once flagged, E restarts a round later, sized for that RTT ---- */

@@ -358,15 +358,21 @@ static inline void tcpav_set_target(struct tcpav_state *st, __u64 target_Bps)
 }
 
 /* A loss event (entering recovery, a timeout, or ECN CWR): Reno's beta on E
- * only. Returns the new ssthresh for the kernel. */
+ * only. Returns the new ssthresh for the kernel. Not during a retest
+ * (PROBING): those losses are G's probe of T, which a Reno at its share
+ * would not have caused (the restart after the flag answers the same
+ * for the losses of the first push); a retest every 256 rounds, 9 s at a
+ * 100-packet queue, would otherwise halve a flagged flow's E each time. */
 static inline __u32 tcpav_on_loss_event(struct tcpav_state *st)
 {
+	st->loss_events++;
+	if (st->flags & TCPAV_S_PROBING)
+		return st->e_wnd;
 	st->e_prior = st->e_wnd;
 	st->e_prior_ssthresh = st->e_ssthresh;
 	st->e_wnd = tcpav_max_u32(st->e_wnd >> 1, 2u);
 	st->e_ssthresh = st->e_wnd;
 	st->e_cnt = 0;
-	st->loss_events++;
 	return st->e_wnd;
 }
 

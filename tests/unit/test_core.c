@@ -2113,6 +2113,20 @@ static void test_valve_restart(void)
 	rounder_round(&r, 600, 200000, 0, 0);
 	CHECK(r.st.e_wnd <= e_flag + 1, "15: ... once: the round after leaves E to Reno's growth (%u -> %u)", e_flag,
 	      r.st.e_wnd);
+
+	/* a retest's losses are G's probe: E keeps its window through them,
+	 * and loses half at the next loss event once flagged again */
+	for (n = 0; n < TCPAV_RETEST_ROUNDS && !(r.st.flags & TCPAV_S_PROBING); n++)
+		rounder_round(&r, 600, 200000, 0, 0);
+	e_flag = r.st.e_wnd;
+	tcpav_on_loss_event(&r.st);
+	CHECK((r.st.flags & TCPAV_S_PROBING) && r.st.e_wnd == e_flag,
+	      "15: a loss event in the retest (%u rounds after the flag) leaves E (%u -> %u)", n, e_flag, r.st.e_wnd);
+	r.st.flags = (__u16)((r.st.flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
+	e_flag = r.st.e_wnd;
+	tcpav_on_loss_event(&r.st);
+	CHECK(r.st.e_wnd == max32(e_flag / 2, 2), "15: ... one while flagged halves it (%u -> %u)", e_flag,
+	      r.st.e_wnd);
 }
 
 int main(void)

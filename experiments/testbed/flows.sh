@@ -295,12 +295,18 @@ _tb_capture_intervals() {
         return 1
     fi
     if [[ ! -s $out/rcv.csv ]]; then
+        # a file of its own: readers in parallel (paste <(...) <(...)) each
+        # make it, and the last rename wins with the same content
+        local new
+        new=$(mktemp "$out/rcv.csv.XXXXXX") || return 1
         if ! "$avmon" -r "$out/rcv.pcap" --interval "${TB_INTERVAL:-0.1}" --format csv \
-            >"$out/rcv.csv.new" 2>"$out/rcv.csv.err"; then
-            echo "flows: $avmon -r $out/rcv.pcap failed: $(head -1 "$out/rcv.csv.err")" >&2
+            >"$new" 2>"$new.err"; then
+            echo "flows: $avmon -r $out/rcv.pcap failed: $(head -1 "$new.err")" >&2
+            rm -f -- "$new" "$new.err"
             return 1
         fi
-        mv -- "$out/rcv.csv.new" "$out/rcv.csv"
+        rm -f -- "$new.err"
+        mv -- "$new" "$out/rcv.csv"
     fi
     rows=$(awk -F, -v port=":$port" -v t0="$(cat "$out/t0")" '
         NR == 1 { next }

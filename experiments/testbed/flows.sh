@@ -14,6 +14,8 @@
 #   rcv.pcap       the data segments (headers, -s 96) as they reach the
 #                  receiver's device, captured while the flows run;
 #   rcv.csv        avmon's intervals over it (written on first use).
+#   port0          TB_PORT0 at tb_flows_start: the readers take flow i's
+#                  port from it.
 #                  Goodput over time is taken from these: unique bytes at the
 #                  receiver (avmon's goodput, the growth of the sequence space
 #                  the segments cover). The server's reads are not used for
@@ -167,6 +169,9 @@ tb_flows_start() {
         return 1
     fi
     mkdir -p "$out"
+    # the flows' first port, for the readers (a caller may set TB_PORT0
+    # for the start only, as tcpav-sweep.sh does)
+    echo "${TB_PORT0:-5201}" >"$out/port0"
     TB_FLOW_PIDS=() TB_SERVER_PIDS=()
     for (( i = 0; i < $#; i++ )); do
         rm -f -- "$out/flow-$i.launch"
@@ -288,7 +293,9 @@ _tb_flow_intervals() {
 # carried the most (not iperf3's control connection), and its quiet
 # intervals between its first and last are rows of 0 bytes.
 _tb_capture_intervals() {
-    local out=$1 i=$2 port=$((${TB_PORT0:-5201} + $2)) avmon rows
+    local out=$1 i=$2 p0 port avmon rows
+    p0=$(cat "$out/port0" 2>/dev/null) || p0=${TB_PORT0:-5201}
+    port=$((p0 + i))
     avmon=${TB_AVMON:-${AVMON:-$_TB_FLOWS_TOP/build/bin/avmon}}
     if ! grep -q 'packets captured' "$out/rcv.pcap.err" 2>/dev/null; then
         echo "flows: $out/rcv.pcap is incomplete (the capture was not stopped by tb_flows_wait)" >&2

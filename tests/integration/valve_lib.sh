@@ -10,7 +10,8 @@
 #                            `tcpavctl flows --json` is sampled every
 #                            0.25 s into OUT/samples (one line per data flow:
 #                            "t port flag target_bps goodput_bps
-#                            gain g e srtt_us flags"; t on OUT's clock;
+#                            gain g e srtt_us flags loss_events rounds";
+#                            t on OUT's clock;
 #                            iperf3's idle control connections left out;
 #                            flag is 1 infeasible, 2 probing: in a retest,
 #                            which core.h starts every 256 rounds while
@@ -47,7 +48,7 @@ _sampler() {
 		awk -v t="$t" -v s="$secs" 'BEGIN { exit !(t > s) }' && break
 		"$TCPAVCTL" flows --json 2>/dev/null | jq -r --arg t "$t" '.[] |
 			select((.flags | test("idle")) | not) |
-			"\($t) \(.dst | sub(".*:"; "")) \(if .infeasible then 1 elif (.flags | test("probing")) then 2 else 0 end) \(.target_bps) \(.goodput_bps) \(.gain) \(.g) \(.e) \(.srtt_us) \(.flags)"' \
+			"\($t) \(.dst | sub(".*:"; "")) \(if .infeasible then 1 elif (.flags | test("probing")) then 2 else 0 end) \(.target_bps) \(.goodput_bps) \(.gain) \(.g) \(.e) \(.srtt_us) \(.flags) \(.loss_events) \(.rounds)"' \
 			>>"$out/samples" 2>/dev/null || :
 		sleep 0.25
 	done

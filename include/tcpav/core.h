@@ -505,11 +505,7 @@ static inline void tcpav_cubic_epoch(struct tcpav_state *st, __u32 now_ms)
 	else
 		st->e_wmax = st->e_wnd;
 	st->e_plateau_ms = now_ms + k_ms;
-	/* e_cnt carries over, as Linux's snd_cwnd_cnt: a restart after idle
-	 * begins a new epoch, and at E = 2 a paced flow idles every round;
-	 * zeroed here, the counter never reached the 64 (2 E in 1/32) that
-	 * grow E by one, and a flagged flow sat at 2 packets (0.5 Mbit/s)
-	 * for 10 s */
+	st->e_cnt = 0;
 	st->flags |= TCPAV_S_E_EPOCH;
 }
 
@@ -884,7 +880,7 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 
 /*
  * The first round after the flag: G's push cut E with losses a Reno at its
- * share would not have seen, so E takes over as after one loss event
+ * share would not have seen, so E takes over as a Reno after one loss event
  * at the rate the flow delivered (half of it), sized for the round trip of
  * this ACK: one round after G went off, the flow's own queue has drained
  * and the RTT is the competitors' queue. Sized for the srtt of the flag
@@ -907,11 +903,8 @@ static inline void tcpav_restart_elastic(struct tcpav_state *st, const struct tc
 		st->e_wnd = (__u32)e;
 		st->e_ssthresh = st->e_wnd;
 	}
-	/* E's CUBIC curve starts here at its plateau (K = 0): the rate of G's
-	 * push is no maximum an elastic flow reached. A curve climbing back
-	 * to that rate at the drained RTT (W_max twice this E) took 15.3
-	 * Mbit/s of 28.7 behind a 1,000-packet queue, the 3 CUBIC flows
-	 * beside it 1.6-2.1 in their lowest 2 s windows. */
+	/* E's CUBIC curve starts here at its plateau (K = 0): the window the
+	 * flow had under G's push is no W_max an elastic flow reached */
 	st->e_cnt = 0;
 	st->e_wmax = st->e_wnd;
 	st->flags &= (__u16)~TCPAV_S_E_EPOCH;

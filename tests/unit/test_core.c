@@ -2072,16 +2072,6 @@ static void test_valve_from_stall(void)
 
 /* ---- 15. once flagged, E restarts a round later, sized for that RTT ---- */
 
-/* RFC 9438's curve in floating point: W(t) = W_max + C (t - K)^3, C = 0.4,
- * K = cbrt((W_max - E0) / C), t in seconds since the epoch began */
-static double cubic_w(double wmax, double e0, double t)
-{
-	double k = cbrt((wmax - e0) / 0.4);
-
-	return wmax + 0.4 * (t - k) * (t - k) * (t - k);
-}
-
-
 /*
  * G's push kept a queue of its own (srtt 200 ms); one round after the flag
  * G is off, the queue has drained and an ACK's RTT sample reads 60 ms. E
@@ -2123,7 +2113,7 @@ static void test_valve_restart(void)
 	e_flag = r.st.e_wnd;
 	rounder_round(&r, 600, 200000, 0, 0);
 	CHECK(r.st.e_wnd <= e_flag + 1 && r.st.e_wmax == e_flag,
-	      "15: ... once: the round after leaves E to its growth (%u -> %u), its CUBIC curve's plateau at the "
+	      "15: ... once: the round after leaves E to its growth (%u -> %u), the CUBIC curve's plateau at the "
 	      "restart (W_max %u)",
 	      e_flag, r.st.e_wnd, r.st.e_wmax);
 
@@ -2144,6 +2134,15 @@ static void test_valve_restart(void)
 }
 
 /* ---- 16. flagged, E grows as CUBIC (RFC 9438) ---- */
+
+/* RFC 9438's curve in floating point: W(t) = W_max + C (t - K)^3, C = 0.4,
+ * K = cbrt((W_max - E0) / C), t in seconds since the epoch began */
+static double cubic_w(double wmax, double e0, double t)
+{
+	double k = cbrt((wmax - e0) / 0.4);
+
+	return wmax + 0.4 * (t - k) * (t - k) * (t - k);
+}
 
 /* a flagged flow in avoidance, each round acking all of E in RTT_US; the
  * target is far above what it delivers, so the flag holds */
@@ -2224,19 +2223,6 @@ static void test_flagged_cubic(void)
 		rounder_round(&r, r.st.e_wnd, 10000, 0, 0);
 	CHECK(e0 == 14 && r.st.e_wnd >= 14 + 52 && r.st.e_wnd <= 14 + 54,
 	      "16: from %u at 10 ms, 100 rounds: E %u (the friendly 0.53 a round: 67; the curve alone: 18.7)", e0,
-	      r.st.e_wnd);
-
-	/* B2: E = 2, paced, idles every round: each restart after idle begins
-	 * a new epoch, and the counter carries over (as Linux's
-	 * snd_cwnd_cnt), so E still grows at the friendly rate */
-	cubic_start(&r, 2, 10000);
-	r.st.e_wmax = 2;
-	for (n = 1; n <= 100; n++) {
-		tcpav_on_restart(&r.st, r.now, r.delivered);
-		rounder_round(&r, r.st.e_wnd, 10000, 0, 0);
-	}
-	CHECK(r.st.e_wnd >= 2 + 50 && r.st.e_wnd <= 2 + 54,
-	      "16: E = 2 with a restart after idle every round: 100 rounds grow it to %u (0.53 a round: 55)",
 	      r.st.e_wnd);
 
 	/* C: fast convergence: a loss under the last W_max lowers it further */

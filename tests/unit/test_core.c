@@ -19,7 +19,6 @@
  *     fed the same losses; E's slow start ends at G (issue 9 points 2, 3)
  * Checks marked 'regression' guard defects found and fixed in core.h.
  */
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -2112,13 +2111,11 @@ static void test_valve_restart(void)
 	      r.st.e_wnd, (double)rate, e_rtt, e_srtt);
 	e_flag = r.st.e_wnd;
 	rounder_round(&r, 600, 200000, 0, 0);
-	CHECK(r.st.e_wnd <= e_flag + 1 && r.st.e_wmax == e_flag,
-	      "15: ... once: the round after leaves E to its growth (%u -> %u), the CUBIC curve's plateau at the "
-	      "restart (W_max %u)",
-	      e_flag, r.st.e_wnd, r.st.e_wmax);
+	CHECK(r.st.e_wnd <= e_flag + 1, "15: ... once: the round after leaves E to Reno's growth (%u -> %u)", e_flag,
+	      r.st.e_wnd);
 
 	/* a retest's losses are G's probe: E keeps its window through them,
-	 * and loses CUBIC's 0.3 at the next loss event once flagged again */
+	 * and loses half at the next loss event once flagged again */
 	for (n = 0; n < TCPAV_RETEST_ROUNDS && !(r.st.flags & TCPAV_S_PROBING); n++)
 		rounder_round(&r, 600, 200000, 0, 0);
 	e_flag = r.st.e_wnd;
@@ -2128,132 +2125,8 @@ static void test_valve_restart(void)
 	r.st.flags = (__u16)((r.st.flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
 	e_flag = r.st.e_wnd;
 	tcpav_on_loss_event(&r.st);
-	CHECK(r.st.e_wnd == max32((u32)((u64)e_flag * 717 / 1024), 2) && r.st.e_wmax == e_flag,
-	      "15: ... one while flagged cuts it to 0.7, as CUBIC (%u -> %u, W_max %u)", e_flag, r.st.e_wnd,
-	      r.st.e_wmax);
-}
-
-/* ---- 16. flagged, E grows as CUBIC (RFC 9438) ---- */
-
-/* RFC 9438's curve in floating point: W(t) = W_max + C (t - K)^3, C = 0.4,
- * K = cbrt((W_max - E0) / C), t in seconds since the epoch began */
-static double cubic_w(double wmax, double e0, double t)
-{
-	double k = cbrt((wmax - e0) / 0.4);
-
-	return wmax + 0.4 * (t - k) * (t - k) * (t - k);
-}
-
-/* a flagged flow in avoidance, each round acking all of E in RTT_US; the
- * target is far above what it delivers, so the flag holds */
-static void cubic_start(struct rounder *r, u32 e, u32 rtt_us)
-{
-	memset(r, 0, sizeof(*r));
-	r->mss = 1000;
-	tcpav_init(&r->st, 10, 1000000000ull, 0, 0);
-	r->st.e_wnd = e;
-	r->st.e_ssthresh = e;
-	r->st.e_credit = e;
-	r->st.flags |= TCPAV_S_INFEASIBLE;
-	(void)rtt_us;
-}
-
-static void test_flagged_cubic(void)
-{
-	struct rounder r, reno;
-	u32 n, e_k = 0, e_k3 = 0, e_k10 = 0, over_half = 0, below_curve = 0, e0, wmax;
-	const u32 rtt = 100000;
-	double worst_excess = 0;
-
-	/* A: W = 1000 at an RTT of 100 ms (a 1,000-packet queue's), one loss */
-	cubic_start(&r, 1000, rtt);
-	tcpav_on_loss_event(&r.st);
-	e0 = r.st.e_wnd;
-	wmax = r.st.e_wmax;
-	CHECK(e0 == 700 && wmax == 1000 && r.st.e_ssthresh == 700,
-	      "16: a loss event while flagged: E 1000 -> %u (CUBIC's 0.7: 700), W_max %u (1000), ssthresh %u", e0,
-	      wmax, r.st.e_ssthresh);
-	/* the epoch begins at the first ACK of avoidance; E after round n
-	 * follows W at (n - 1) rounds, as Linux's target is W(t + rtt) */
-	for (n = 1; n <= 191 && (r.st.flags & TCPAV_S_INFEASIBLE); n++) {
-		u32 before = r.st.e_wnd;
-		double w = cubic_w(wmax, e0, (double)n * rtt / USEC);
-
-		rounder_round(&r, r.st.e_wnd, rtt, 0, 0);
-		if (r.st.e_wnd > before + before / 2)
-			over_half++;
-		if (r.st.e_wnd + 2 < w)
-			below_curve++;
-		if (r.st.e_wnd - w > worst_excess)
-			worst_excess = r.st.e_wnd - w;
-		if (n == 91)
-			e_k = r.st.e_wnd;
-		if (n == 121)
-			e_k3 = r.st.e_wnd;
-		if (n == 191)
-			e_k10 = r.st.e_wnd;
-	}
-	/* K = cbrt(300 / 0.4) = 9.09 s: 91 rounds. Above the curve by at
-	 * most the Reno-friendly floor's 0.53 a round where the curve is
-	 * flatter (|t - K| < 2.1 s: 42 rounds, 22 packets) */
-	CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && below_curve == 0 && over_half == 0 && worst_excess <= 22.5,
-	      "16: E follows W(t) = W_max + 0.4 (t - K)^3 from 700: never 2 packets under it (%u rounds were), "
-	      "at most 22 over (the friendly floor's 0.53 a round on the plateau: %.1f), never 3/2 E a round (%u)",
-	      below_curve, worst_excess, over_half);
-	CHECK(e_k >= 998 && e_k <= 1000 + 22 && e_k3 >= 1010 && e_k3 <= 1011 + 23 && e_k10 >= 1395 && e_k10 <= 1424,
-	      "16: ... at K (9.1 s) %u (1000), at K + 3 s %u (1010.8), at K + 10 s %u (1400); a Reno from 700 would "
-	      "be at 891",
-	      e_k, e_k3, e_k10);
-
-	/* the same rounds unflagged: Reno's 1 a round (point 3) */
-	cubic_start(&reno, 1000, rtt);
-	reno.st.flags &= (__u16)~TCPAV_S_INFEASIBLE;
-	tcpav_on_loss_event(&reno.st);
-	for (n = 1; n <= 191; n++)
-		rounder_round(&reno, reno.st.e_wnd, rtt, 0, 0);
-	CHECK(reno.st.e_wnd == 500 + 191, "16: unflagged, the same rounds grow E as Reno: 1000 -> 500 -> %u (691)",
-	      reno.st.e_wnd);
-
-	/* B: small windows, short RTT: the Reno-friendly rate, 0.53 a round,
-	 * carries E where the curve is flat (W 20 at 10 ms: K = 2.5 s) */
-	cubic_start(&r, 20, 10000);
-	tcpav_on_loss_event(&r.st);
-	e0 = r.st.e_wnd;
-	for (n = 1; n <= 100; n++)
-		rounder_round(&r, r.st.e_wnd, 10000, 0, 0);
-	CHECK(e0 == 14 && r.st.e_wnd >= 14 + 52 && r.st.e_wnd <= 14 + 54,
-	      "16: from %u at 10 ms, 100 rounds: E %u (the friendly 0.53 a round: 67; the curve alone: 18.7)", e0,
+	CHECK(r.st.e_wnd == max32(e_flag / 2, 2), "15: ... one while flagged halves it (%u -> %u)", e_flag,
 	      r.st.e_wnd);
-
-	/* C: fast convergence: a loss under the last W_max lowers it further */
-	cubic_start(&r, 1000, rtt);
-	r.st.e_wmax = 1200;
-	tcpav_on_loss_event(&r.st);
-	CHECK(r.st.e_wmax == 1000 * 1741 / 2048 && r.st.e_wnd == 700,
-	      "16: a loss at E 1000 under W_max 1200: W_max %u (0.85 E: 850), E %u", r.st.e_wmax, r.st.e_wnd);
-
-	/* D: the flag clears: Reno's growth again, its counter from 0 */
-	cubic_start(&r, 1000, rtt);
-	tcpav_on_loss_event(&r.st);
-	rounder_round(&r, r.st.e_wnd, rtt, 0, 0);
-	tcpav_set_target(&r.st, 2000000000ull);
-	e0 = r.st.e_wnd;
-	rounder_round(&r, r.st.e_wnd, rtt, 0, 0);
-	CHECK(!(r.st.flags & (TCPAV_S_INFEASIBLE | TCPAV_S_E_EPOCH)) && r.st.e_wnd == e0 + 1,
-	      "16: cleared (a new target): E grows as Reno, %u -> %u", e0, r.st.e_wnd);
-
-	/* E: a timeout forgets W_max; the next epoch starts at its plateau */
-	cubic_start(&r, 1000, rtt);
-	tcpav_on_loss_event(&r.st);
-	tcpav_on_timeout(&r.st);
-	CHECK(r.st.e_wmax == 0 && !(r.st.flags & TCPAV_S_E_EPOCH) && r.st.e_wnd == TCPAV_E_MIN,
-	      "16: a timeout while flagged: E %u, W_max %u (CUBIC's reset)", r.st.e_wnd, r.st.e_wmax);
-
-	/* the cube root the law uses */
-	CHECK(tcpav_cbrt(0) == 0 && tcpav_cbrt(7) == 1 && tcpav_cbrt(8) == 2 && tcpav_cbrt(750ull * 1000000000ull) == 9085 &&
-		      tcpav_cbrt((1ull << 54) - 1) == 262143,
-	      "16: cbrt: 0, 1, 2, 9085 (750e9), 262143 (2^54 - 1): %u %u %u %u %u", tcpav_cbrt(0), tcpav_cbrt(7),
-	      tcpav_cbrt(8), tcpav_cbrt(750ull * 1000000000ull), tcpav_cbrt((1ull << 54) - 1));
 }
 
 int main(void)
@@ -2275,6 +2148,5 @@ int main(void)
 	test_valve_run_mean();
 	test_valve_from_stall();
 	test_valve_restart();
-	test_flagged_cubic();
 	return check_done();
 }

@@ -6,10 +6,10 @@
 # 3 CUBIC flows: N = 4 flows, fair share EB/N = 7.2 Mbit/s. Three runs of
 # SECS = 20 s on the same test bed, one after the other:
 #   cubic  all CUBIC (4 flows): the competitors' control;
-#   reno   Reno in tcp_av's slot + 3 CUBIC: what a Reno flow gets in the
-#          slot (the issue's control; a flagged tcp_av flow is E alone, grown
-#          as CUBIC since 2026-12-01, so the all-CUBIC control's slot is
-#          printed beside it too);
+#   reno   Reno in tcp_av's slot + 3 CUBIC: what a Reno flow, which a flagged
+#          tcp_av flow is (core.h: G off, E alone), gets in the slot (the
+#          all-CUBIC control's slot 0 is printed beside it: what CUBIC would
+#          get there);
 #   tcpav  tcp_av (T by a port rule) + 3 CUBIC.
 # Goodput is unique bytes at the receiver's device per 0.1 s (flows.sh), in windows
 # of W = max(2 s, 4 srtt) (tb_window_s of the tcpav run's largest mean
@@ -27,9 +27,10 @@
 #    make the bound a test of CUBIC noise in two runs at once. The mean
 #    (REF) and REF/2 are printed beside it;
 #  - the flagged flow's goodput over [2 s, SECS] is within [0.7, 1.5] EB/N
-#    (once flagged it is one more CUBIC; above 1.5 EB/N it would still be
-#    pushing with G); the Reno-in-the-slot control's goodput and the
-#    all-CUBIC control's slot 0 are printed beside it. Over the span, not
+#    (once flagged it is a Reno, whose share among CUBIC is below EB/N but
+#    not far; above 1.5 EB/N it would still be pushing with G); the
+#    Reno-in-the-slot control's goodput and the all-CUBIC control's slot 0
+#    are printed beside it. Over the span, not
 #    per window: a Reno's own 2 s windows swing by more than that range
 #    (4.4..10.8 Mbit/s in a Reno control run);
 #  - `tcpavctl flows --json`, sampled every 0.25 s from 2 s on, shows the

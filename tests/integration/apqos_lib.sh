@@ -18,10 +18,7 @@
 #   apqos_pair_up NAME NET   the testbed pair NAME (10.NET.x.x) up, it and $TMP
 #                            cleaned up on any exit, apqos checked to be built;
 #                            sets NS and DEV, the sender's namespace and device
-case $TCPAV_BUILD in
-/*) APQOS=${APQOS:-$TCPAV_BUILD/bin/apqos} ;;
-*) APQOS=${APQOS:-$TOP/$TCPAV_BUILD/bin/apqos} ;;
-esac
+APQOS=${APQOS:-$TCPAV_BUILD/bin/apqos}
 export APQOS
 
 tc_classes() {

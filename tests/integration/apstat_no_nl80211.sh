@@ -10,10 +10,7 @@
 # what was wrong, with a hint to --help, exit 2 (apstat(8), EXIT STATUS).
 # Nothing is ever written on stdout in these cases.
 . "$(dirname "$0")/lib.sh"
-case $TCPAV_BUILD in
-/*) APSTAT=${APSTAT:-$TCPAV_BUILD/bin/apstat} ;;
-*) APSTAT=${APSTAT:-$TOP/$TCPAV_BUILD/bin/apstat} ;;
-esac
+APSTAT=${APSTAT:-$TCPAV_BUILD/bin/apstat}
 trap 'rm -rf "$TMP"' EXIT
 
 # bad DESC STATUS PATTERN CMD...: CMD exits with STATUS, prints exactly

@@ -7,10 +7,7 @@
 # problem (and the file or interface), nothing on stdout, and exit status 1
 # (avmon(1), EXIT STATUS).
 . "$(dirname "$0")/lib.sh"
-case $TCPAV_BUILD in
-/*) AVMON=${AVMON:-$TCPAV_BUILD/bin/avmon} ;;
-*) AVMON=${AVMON:-$TOP/$TCPAV_BUILD/bin/avmon} ;;
-esac
+AVMON=${AVMON:-$TCPAV_BUILD/bin/avmon}
 trap 'rm -rf "$TMP"' EXIT
 
 # bad DESC PATTERN CMD...: CMD exits with status 1, prints exactly one

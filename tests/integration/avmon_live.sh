@@ -20,10 +20,7 @@
 NAME=avl
 export TB_NET=81 # addresses 10.81.x.y, apart from the other tests' testbeds
 EB=20000000 TARGET=8000000 SECS=10
-case $TCPAV_BUILD in
-/*) AVMON=${AVMON:-$TCPAV_BUILD/bin/avmon} ;;
-*) AVMON=${AVMON:-$TOP/$TCPAV_BUILD/bin/avmon} ;;
-esac
+AVMON=${AVMON:-$TCPAV_BUILD/bin/avmon}
 
 # shellcheck disable=SC2034 # read by tb_trap_cleanup's trap
 TB_EXTRA_CLEANUP="ap_down $NAME; rm -rf \"\$TMP\""

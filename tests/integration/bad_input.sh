@@ -49,7 +49,7 @@ bad "bpffs not mounted" "not loaded" unshare -m --propagation private \
     sh -c "umount /sys/fs/bpf 2>/dev/null; umount /sys/fs/bpf 2>/dev/null; exec $T rule list"
 bad "no BTF" "BTF /nonexistent/vmlinux" $T --btf /nonexistent/vmlinux load
 # the BTF of a kernel before 6.10 (tests/btf): refused before anything is done
-case $TCPAV_BUILD in /*) PRE610=$TCPAV_BUILD ;; *) PRE610=$TOP/$TCPAV_BUILD ;; esac
+PRE610=$TCPAV_BUILD
 PRE610=$PRE610/tests/cong_control_pre610.o
 bad "kernel older than 6.10 (its BTF)" "too old for tcp_av: it needs Linux 6\.10 or later" $T --btf "$PRE610" load
 bad "not root: rule add" "needs root" setpriv --reuid=65534 --regid=65534 --clear-groups \

@@ -54,7 +54,6 @@
 #    both the same mean window: every sample of a sawtooth lies in [W/2, W],
 #    so the two median windows are within a factor 2.
 . "$(dirname "$0")/lib.sh"
-[[ $TCPAV_BUILD == /* ]] || TCPAV_BUILD=$TOP/$TCPAV_BUILD
 IMPAIR=$TCPAV_BUILD/tests/tc_impair
 EB=25000000 SECS=15 FRAME=1514 QFRAMES=300 P_C=0.002 C_FROM=3
 RATE=$(tb_htb_rate_for_eb $EB)

@@ -21,7 +21,7 @@
 #     table); the data connection is not idle and has an AVR; both are gone
 #     within 1 s of iperf3's end.
 . "$(dirname "$0")/lib.sh"
-case $TCPAV_BUILD in /*) FLOW_LIFE=$TCPAV_BUILD/tests/flow_life ;; *) FLOW_LIFE=$TOP/$TCPAV_BUILD/tests/flow_life ;; esac
+FLOW_LIFE=$TCPAV_BUILD/tests/flow_life
 MAX_FLOWS=$(awk '/#define TCPAV_MAX_FLOWS/ { print $3 }' "$TOP/include/tcpav/abi.h")
 NS_A=flc-a NS_B=flc-b
 GONE_MS=1000 # the bound: gone within 1 s of the socket's end

@@ -24,10 +24,11 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 # shellcheck source=../../experiments/testbed/flows.sh
 . "$TOP/experiments/testbed/flows.sh"
 TCPAVCTL=${TCPAVCTL:-$TOP/build/bin/tcpavctl}
+# the build under test, absolute from here on (make check passes "build")
 TCPAV_BUILD=${TCPAV_BUILD:-build}
+[[ $TCPAV_BUILD == /* ]] || TCPAV_BUILD=$TOP/$TCPAV_BUILD
 # the receiver's capture is read by the avmon of the build under test
-[[ $TCPAV_BUILD == /* ]] && AVMON=${AVMON:-$TCPAV_BUILD/bin/avmon} ||
-    AVMON=${AVMON:-$TOP/$TCPAV_BUILD/bin/avmon}
+AVMON=${AVMON:-$TCPAV_BUILD/bin/avmon}
 TMP=$(mktemp -d /tmp/tcpav-test.XXXXXX)
 
 # result, check, skip_check, tap_finish; a check's stderr is kept

@@ -45,7 +45,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../../experiments/testbed/outage.sh
 . "$TOP/experiments/testbed/outage.sh"
 
-[[ $TCPAV_BUILD == /* ]] || TCPAV_BUILD=$TOP/$TCPAV_BUILD
 IMPAIR=$TCPAV_BUILD/tests/tc_impair
 EB=25000000 T=12500000 SECS=14 HOLE_AT=6 HOLE_S=2
 name=tout$$

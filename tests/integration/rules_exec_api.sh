@@ -16,7 +16,7 @@
 # target), which bounds its window: see there.
 . "$(dirname "$0")/lib.sh"
 tcpav_test_begin tavx "$(tb_htb_rate_for_eb 25000000)" 100
-PROBE=$TOP/$TCPAV_BUILD/tests/set_target_probe
+PROBE=$TCPAV_BUILD/tests/set_target_probe
 
 # cc_of_flow NS DPORT: the congestion control ss shows for the data flow
 cc_of_flow() {

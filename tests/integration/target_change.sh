@@ -42,7 +42,7 @@ EB=25000000
 PHASE=8 SECS=32 PORT=6000
 T1=6000000 T2=14000000 T3=12000000
 tcpav_test_begin tavc "$(tb_htb_rate_for_eb $EB)" 100
-PROBE=$TOP/$TCPAV_BUILD/tests/set_target_probe
+PROBE=$TCPAV_BUILD/tests/set_target_probe
 check "set_target_probe built ($PROBE)" test -x "$PROBE"
 tap_passing || stop_here "no set_target_probe"
 

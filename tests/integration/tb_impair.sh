@@ -46,7 +46,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$here/lib.sh"
 
-[[ $TCPAV_BUILD == /* ]] || TCPAV_BUILD=$TOP/$TCPAV_BUILD
 IMPAIR=$TCPAV_BUILD/tests/tc_impair
 EB=25000000
 RATE=$(tb_htb_rate_for_eb $EB)   # "NNNbit": whole frames

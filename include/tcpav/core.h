@@ -23,8 +23,9 @@
  *        (RFC 9406) ends it (tcpav_e_delay_exit): CUBIC flows beside a
  *        flow that pushes toward T leave slow start so, and E must not
  *        hold more than they do when G is switched off.
- *   G  guaranteed window = g * T * srtt / mss + TCPAV_G_HEADROOM. srtt, not
- *      min_rtt: behind a queue that competitors keep full a min_rtt window
+ *   G  guaranteed window = g * T * srtt / mss + TCPAV_G_HEADROOM (mss here
+ *      and in every rate: the mean payload of a packet, tcpav_pkt_bytes).
+ *      srtt, not min_rtt: behind a queue that competitors keep full a min_rtt window
  *      starves the flow; G follows srtt up, and the window G/srtt = g*T
  *      holds the rate.
  *      Losses never cut G.
@@ -186,7 +187,9 @@ struct tcpav_ack {
 	__u32 srtt_us;        /* smoothed RTT, microseconds (0 = no sample yet) */
 	__u32 min_rtt_us;     /* the path's minimum RTT (tcp_min_rtt), 0 = none */
 	__u32 rtt_us;         /* this ACK's RTT sample (rs->rtt_us), 0 = none */
-	__u32 mss;
+	__u32 mss;            /* tp->mss_cache */
+	__u32 pkt_bytes;      /* mean payload of a delivered packet
+			       * (tcpav_pkt_bytes); 0 = the mss */
 	__u32 app_limited;    /* the rate sample was application-limited */
 	__u32 window_limited; /* the peer's receive window or our send buffer,
 			       * not cwnd, limits the flow */
@@ -215,6 +218,30 @@ static inline __u64 tcpav_rate_Bps(__u64 bytes, __u64 usec)
 	if (usec == 0)
 		return 0;
 	return tcpav_min_u64(bytes, TCPAV_BYTES_MAX) * TCPAV_USEC_PER_SEC / usec;
+}
+
+/*
+ * The mean payload of a delivered packet: the bytes cumulatively acked over
+ * the packets delivered, less the packets SACKed above a hole (delivered
+ * counts them, bytes_acked not yet) and less the SYN, which both count
+ * once; at most the mss, the mss until a byte of data is acked. Rates and
+ * windows in packets use it, not the mss: a sender that ends each write
+ * with a short segment (a video frame with MSG_EOR: 22,388 B of a 60 fps
+ * P-frame are 15 full segments and one of 668 B) delivers fewer bytes a
+ * packet, and counted at the mss its rate read 3.5 % high: the flow held
+ * 11.6 Mbit/s of T = 12 and the video's latency grew 30 ms a second.
+ * Departure from BBR, which counts packets: T is a rate in bytes. Over the
+ * flow's life, not per round (no room in the state for a byte count): a
+ * sender's packetization is steady.
+ */
+static inline __u32 tcpav_pkt_bytes(__u64 bytes_acked, __u32 delivered, __u32 sacked_out, __u32 mss)
+{
+	__u64 b;
+
+	if (bytes_acked <= 1 || delivered <= sacked_out + 1)
+		return mss;
+	b = (bytes_acked - 1) / (delivered - sacked_out - 1);
+	return (__u32)tcpav_max_u64(tcpav_min_u64(b, mss), 1);
 }
 
 /* rate * usec / 1e6 / mss, in packets (mss 0 is treated as 1) */
@@ -787,7 +814,9 @@ static inline void tcpav_restart_elastic(struct tcpav_state *st, const struct tc
 static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *ack,
 				struct tcpav_out *out)
 {
-	__u32 mss = ack->mss ? ack->mss : 1u;
+	/* bytes a packet: what rates and windows count (tcpav_pkt_bytes);
+	 * the mss only where T = 0 reports the kernel's own Reno rate */
+	__u32 mss = ack->pkt_bytes ? ack->pkt_bytes : ack->mss ? ack->mss : 1u;
 	__u16 was_infeasible = st->flags & TCPAV_S_INFEASIBLE;
 	__u64 guaranteed_Bps;
 	__u32 cwnd;
@@ -835,8 +864,8 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	if (st->target_Bps == 0) {
 		st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
 		out->pacing_needed = 0;
-		out->pacing_Bps = tcpav_reno_pacing_Bps(cwnd, st->e_wnd < st->e_ssthresh, mss, ack->srtt_us,
-							ack->max_pacing_Bps);
+		out->pacing_Bps = tcpav_reno_pacing_Bps(cwnd, st->e_wnd < st->e_ssthresh, ack->mss ? ack->mss : 1u,
+							ack->srtt_us, ack->max_pacing_Bps);
 		return;
 	}
 	out->pacing_needed = 1;

@@ -118,7 +118,9 @@ static __always_inline void flow_export(struct sock *sk, const struct tcpav_stat
 	info.target_bps = st->target_Bps * 8;
 	info.delivered_bps = st->rate_Bps * 8;
 	info.bw_est_bps = tcpav_bw_est(st) * 8;
-	info.valve_cap_bps = tcpav_valve_cap_Bps(st, tp->srtt_us >> 3, tp->mss_cache) * 8;
+	info.valve_cap_bps = tcpav_valve_cap_Bps(st, tp->srtt_us >> 3,
+						 tcpav_pkt_bytes(tp->bytes_acked, tp->delivered, tp->sacked_out,
+								 tp->mss_cache)) * 8;
 	info.updated_ns = bpf_ktime_get_ns();
 	info.cwnd = tp->snd_cwnd;
 	info.g_wnd = st->g_wnd;
@@ -196,6 +198,7 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 	a.min_rtt_us = tp->rtt_min.s[0].v;
 	a.rtt_us = rs->rtt_us > 0 ? rs->rtt_us : 0;
 	a.mss = tp->mss_cache;
+	a.pkt_bytes = tcpav_pkt_bytes(tp->bytes_acked, tp->delivered, tp->sacked_out, tp->mss_cache);
 	a.app_limited = rs->is_app_limited;
 	/* the peer's receive window or our send buffer holds the flow back
 	 * (the kernel's chrono, as ss shows rwnd_limited/sndbuf_limited): a

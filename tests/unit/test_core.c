@@ -351,6 +351,7 @@ struct rounder {
 	u64 now;
 	u32 delivered;
 	u32 mss;
+	u32 pkt_bytes;      /* every ACK's mean payload a packet (0: the mss) */
 	u32 window_limited; /* every ACK says rwnd or sndbuf limited */
 	u32 rtt_us;         /* every ACK's RTT sample (0: none); srtt is the round's time */
 };
@@ -374,6 +375,7 @@ static struct tcpav_out rounder_round(struct rounder *r, u32 pkts, u64 elapsed, 
 	a.srtt_us = (u32)elapsed;
 	a.rtt_us = r->rtt_us;
 	a.mss = r->mss;
+	a.pkt_bytes = r->pkt_bytes;
 	a.app_limited = (u32)app_limited;
 	a.window_limited = r->window_limited;
 	o = ack_once(&r->st, &a);
@@ -2129,6 +2131,63 @@ static void test_valve_restart(void)
 	      r.st.e_wnd);
 }
 
+/* ---- 16. rates in bytes: packets shorter than the mss ---- */
+
+/* A window-bound flow (no queue: each round delivers the whole window in
+ * RTT_US, G's while E stays under it) whose packets carry PB bytes each, the law told PKT_BYTES (0:
+ * the mss); returns the bytes a second it delivered over rounds 201-400. */
+static double short_packets_rate(u32 pb, u32 pkt_bytes, u64 target_Bps, u32 rtt_us)
+{
+	struct rounder r;
+	struct tcpav_out o;
+	u64 bytes = 0;
+	u32 n, cwnd = 10;
+
+	memset(&r, 0, sizeof(r));
+	r.mss = 1448;
+	r.pkt_bytes = pkt_bytes;
+	tcpav_init(&r.st, 10, target_Bps, 0, 0);
+	for (n = 1; n <= 400; n++) {
+		o = rounder_round(&r, cwnd, rtt_us, 0, 0);
+		if (n > 200)
+			bytes += (u64)cwnd * pb;
+		/* E kept under G, as competitors' losses would: the rate is G's */
+		if (r.st.g_wnd && r.st.e_wnd > r.st.g_wnd / 2)
+			tcpav_on_loss_event(&r.st);
+		cwnd = tcpav_cwnd(&r.st);
+		(void)o;
+	}
+	return (double)bytes / (200.0 * rtt_us / USEC);
+}
+
+static void test_packet_bytes(void)
+{
+	/* 60 fps video frames with MSG_EOR: a P-frame of 22,388 B is 15
+	 * segments of 1448 and one of 668: 1399.25 B a packet */
+	const u32 pb = 22388 * 100 / 1600;
+	const u64 T = 1500000; /* 12 Mbit/s */
+	/* at 200 ms a round carries 214 such packets: one is 0.5 % of T */
+	const u32 rtt = 200000;
+	double at_mss = short_packets_rate(pb, 0, T, rtt), at_pb = short_packets_rate(pb, pb, T, rtt);
+
+	CHECK(tcpav_pkt_bytes(1 + 51ull * 1448, 52, 0, 1448) == 1448 &&
+		      tcpav_pkt_bytes(1 + 100ull * 22388, 1601, 0, 1448) == 1399 &&
+		      tcpav_pkt_bytes(1 + 50ull * 1448, 61, 10, 1448) == 1448 &&
+		      tcpav_pkt_bytes(1, 1, 0, 1448) == 1448 && tcpav_pkt_bytes(0, 0, 0, 1448) == 1448 &&
+		      tcpav_pkt_bytes(1 + 10ull * 9000, 11, 0, 1448) == 1448 && tcpav_pkt_bytes(2, 11, 0, 1448) == 1,
+	      "16: payload a packet: full segments (SYN counted once in each) %u, 100 P-frames of 16 packets %u "
+	      "(1399), 10 SACKed above a hole %u, nothing acked %u %u, never above the mss %u, at least 1 %u",
+	      tcpav_pkt_bytes(1 + 51ull * 1448, 52, 0, 1448), tcpav_pkt_bytes(1 + 100ull * 22388, 1601, 0, 1448),
+	      tcpav_pkt_bytes(1 + 50ull * 1448, 61, 10, 1448), tcpav_pkt_bytes(1, 1, 0, 1448),
+	      tcpav_pkt_bytes(0, 0, 0, 1448), tcpav_pkt_bytes(1 + 10ull * 9000, 11, 0, 1448),
+	      tcpav_pkt_bytes(2, 11, 0, 1448));
+	/* counted at the mss the flow delivers T * 1399 / 1448 = 0.966 T */
+	CHECK(at_pb >= T * 0.995 && at_pb <= T * 1.01 && at_mss < T * 0.98,
+	      "16: packets of %u B, T %.2f Mbit/s, window-bound at 200 ms: counted in bytes the flow delivers "
+	      "%.3f Mbit/s (%.3f T, within a packet a round of T), counted at the mss %.3f (%.3f T)",
+	      pb, T * 8 / 1e6, at_pb * 8 / 1e6, at_pb / T, at_mss * 8 / 1e6, at_mss / T);
+}
+
 int main(void)
 {
 	test_elastic_loss();
@@ -2148,5 +2207,6 @@ int main(void)
 	test_valve_run_mean();
 	test_valve_from_stall();
 	test_valve_restart();
+	test_packet_bytes();
 	return check_done();
 }

@@ -47,6 +47,8 @@ else
 	build=${1:?usage: tests/run.sh [--unit-only|--integration-only] BUILD [SANBUILD] | --tests-file FILE}
 fi
 sanbuild=${2:-}
+# abs DIR: DIR from the repository's top, or as given when absolute
+abs() { if [[ $1 == /* ]]; then echo "$1"; else echo "$PWD/$1"; fi; }
 passed=0 failed=0 skipped=0
 failed_names=()
 
@@ -216,14 +218,14 @@ if [[ $mode == all || $mode == integration ]]; then
 		echo "########################################################################"
 		skipped=$((skipped + $(grep -cv '^\s*\(#\|$\)' tests/integration/TESTS)))
 	else
-		export TCPAV_BUILD=$build TCPAVCTL=$PWD/$build/bin/tcpavctl
+		export TCPAV_BUILD=$build TCPAVCTL=$(abs "$build")/bin/tcpavctl
 		run_list tests/integration/TESTS
 		# the tests that drive tcpavctl, libtcpav, apstat, apqos and
 		# tc_impair hardest, again with the ASan/UBSan build
 		if [[ -n $sanbuild ]]; then
 			for t in bad_input.sh rules_exec_api.sh rules_lifecycle.sh json_names.sh unload_while_running.sh \
 				apstat_no_nl80211.sh apqos_bad_input.sh apqos_manage.sh apqos_force_keep.sh tb_impair.sh; do
-				TCPAV_BUILD=$sanbuild TCPAVCTL=$PWD/$sanbuild/bin/tcpavctl \
+				TCPAV_BUILD=$sanbuild TCPAVCTL=$(abs "$sanbuild")/bin/tcpavctl \
 					run_one "$(basename "$sanbuild")/$t" timeout --kill-after=10 300 bash "tests/integration/$t"
 			done
 		fi

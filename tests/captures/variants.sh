@@ -13,7 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${1:?usage: variants.sh BUILD [DIR]}
 out=${2:-$here}
-tools=$top/$build/tests
+[[ $build == /* ]] || build=$top/$build
+tools=$build/tests
 mkdir -p "$out"
 "$tools/gen_radiotap" "$out"
 # 802.1Q VLAN 100; QinQ: 802.1ad service VLAN 200 around 802.1Q VLAN 100

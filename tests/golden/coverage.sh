@@ -24,9 +24,10 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build}
+[[ $build == /* ]] || build=$top/$build
 caps=$top/tests/captures
 waivers=$top/tests/golden/COVERAGE
-out=$top/$build/coverage
+out=$build/coverage
 DECODERS="decode.c ether.c sll.c raw.c ip.c ieee80211.c radiotap.c airtime.c"
 # result, skip_check, tap_finish
 # shellcheck source=../lib/tap.sh
@@ -55,8 +56,8 @@ if ((${#captures[@]} == 0)); then
 fi
 
 # the files the project's tools write are what they write today
-mkdir -p "$top/$build"
-if [[ -x $top/$build/tests/gen_radiotap && -x $top/$build/tests/pcap_mangle && -x $top/$build/tests/vlan_tag ]]; then
+mkdir -p "$build"
+if [[ -x $build/tests/gen_radiotap && -x $build/tests/pcap_mangle && -x $build/tests/vlan_tag ]]; then
 	rm -rf "$out.variants"
 	if "$caps/variants.sh" "$build" "$out.variants" >"$out.variants.log" 2>&1; then
 		for f in "$out.variants"/*; do

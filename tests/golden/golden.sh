@@ -23,7 +23,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/tests/golden
 build=${1:-build}
 # GOLDEN_AVMON: another avmon to run (the selftest's, which edits the real one's output)
-avmon=${GOLDEN_AVMON:-$top/$build/bin/avmon}
+[[ $build == /* ]] || build=$top/$build
+avmon=${GOLDEN_AVMON:-$build/bin/avmon}
 own=${GOLDEN_OWN:-$top/tests/captures}
 shared=${TCPAV_CAPTURES:-$top/../shared/captures}
 tmp=$(mktemp -d /tmp/avmon-golden.XXXXXX)

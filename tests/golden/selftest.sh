@@ -18,6 +18,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build}
+[[ $build == /* ]] || build=$top/$build
 caps=$top/tests/captures
 exact=sll_any_rcv.pcap        # avmon equals tshark on every compared field
 copies=sll2_any_rtr.pcap       # the own corpus's link-copies capture
@@ -27,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 # shellcheck source=../lib/tap.sh
 . "$top/tests/lib/tap.sh"
 
-for f in "$top/$build/bin/avmon" "$top/$build/tests/test_decode"; do
+for f in "$build/bin/avmon" "$build/tests/test_decode"; do
     if [[ ! -x $f ]]; then
         echo "not ok 1 - $f built (make BUILD=$build)"
         echo "1..1"
@@ -115,7 +116,7 @@ caught "an own-corpus summary without the capture's sha256" "$exact: its oracle 
 
 # avmon's summary without its retransmissions counts: a wrapper edits them out
 d=$(corpus no_field)
-printf '#!/usr/bin/env bash\nset -o pipefail\n"%s" "$@" | jq -c %s\n' "$top/$build/bin/avmon" \
+printf '#!/usr/bin/env bash\nset -o pipefail\n"%s" "$@" | jq -c %s\n' "$build/bin/avmon" \
     "'if .type == \"summary\" then del(.flows[].a_to_b.retransmissions, .flows[].b_to_a.retransmissions) else . end'" \
     >"$tmp/avmon_no_retx"
 chmod +x "$tmp/avmon_no_retx"

@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # T = 40 Mbit/s, above the 25 Mbit/s bottleneck, among N = 2 CUBIC flows,
-# 15 s (12 s measured). Once T is judged infeasible the safety valve caps
-# tcp_av's guaranteed rate at 3/4 of its bandwidth estimate, which is at
-# most EB (a probe round every 32 may ask for 5/3 of the cap, and E is a
-# Reno that can take no more than its share). Bounds from that:
+# 15 s (12 s measured). Once T is judged infeasible the safety valve
+# switches G off: the flow is E alone, grown as CUBIC and halved as a Reno
+# (core.h), one elastic flow among three. Bounds from that:
 #  - the CUBIC flows keep at least EB/4 between them (6.25 Mbit/s; without
 #    the valve G stays at 2.5 T and they get under 1 Mbit/s), and each at
 #    least half of that, EB/8 (3.1 Mbit/s; measured 5-7);
-#  - tcp_av gets at most 3/4 EB (18.75 Mbit/s; without the valve 24) and,
-#    as the cap follows what the flow itself delivered, at least half a fair
-#    share, EB/(N+1)/2 (4.2 Mbit/s; measured 11-14);
+#  - tcp_av gets at most 3/4 EB (18.75 Mbit/s; without the valve 24: the
+#    push before the flag and a share above EB/3 fit under it) and at least
+#    half a fair share, EB/(N+1)/2 (4.2 Mbit/s; measured 7.3, EB/3 = 8.3);
 #  - `tcpavctl flows` marks the flow infeasible, or probing: the retest of
 #    a flagged T, 256 rounds after the flag (~10 s at this srtt), can fall
 #    on the sample, 4 s before the end (it did in a CI run: "probing").

@@ -19,6 +19,7 @@
  *     fed the same losses; E's slow start ends at G (issue 9 points 2, 3)
  * Checks marked 'regression' guard defects found and fixed in core.h.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,7 +290,9 @@ static void test_guaranteed_window(void)
 
 		tcpav_init(&st, 10, cases[i].T, 0, 0);
 		st.gain = cases[i].gain;
-		st.bw_win_Bps[0] = cases[i].T * 2; /* the path delivered 2 T: no cap below g*T */
+		/* the path delivered 2 T (the window saturates at 4.29 GB/s;
+		 * a larger T, where the cap would be T, has G at its clamp) */
+		st.bw_win_Bps[0] = (__u32)min64(cases[i].T * 2, 0xffffffffull);
 		expect = ref_G(cases[i].T, (u64)((u128)cases[i].T * cases[i].gain / 256), cases[i].srtt,
 			       cases[i].mss);
 		o = ack_once(&st, &a);
@@ -2073,6 +2076,16 @@ static void test_valve_from_stall(void)
 
 /* ---- 15. once flagged, E restarts a round later, sized for that RTT ---- */
 
+/* RFC 9438's curve in floating point: W(t) = W_max + C (t - K)^3, C = 0.4,
+ * K = cbrt((W_max - E0) / C), t in seconds since the epoch began */
+static double cubic_w(double wmax, double e0, double t)
+{
+	double k = cbrt((wmax - e0) / 0.4);
+
+	return wmax + 0.4 * (t - k) * (t - k) * (t - k);
+}
+
+
 /*
  * G's push kept a queue of its own (srtt 200 ms); one round after the flag
  * G is off, the queue has drained and an ACK's RTT sample reads 60 ms. E
@@ -2113,11 +2126,13 @@ static void test_valve_restart(void)
 	      r.st.e_wnd, (double)rate, e_rtt, e_srtt);
 	e_flag = r.st.e_wnd;
 	rounder_round(&r, 600, 200000, 0, 0);
-	CHECK(r.st.e_wnd <= e_flag + 1, "15: ... once: the round after leaves E to Reno's growth (%u -> %u)", e_flag,
-	      r.st.e_wnd);
+	CHECK(r.st.e_wnd <= e_flag + 1 && r.st.e_wmax == e_flag,
+	      "15: ... once: the round after leaves E to its growth (%u -> %u), its CUBIC curve's plateau at the "
+	      "restart (W_max %u)",
+	      e_flag, r.st.e_wnd, r.st.e_wmax);
 
 	/* a retest's losses are G's probe: E keeps its window through them,
-	 * and loses half at the next loss event once flagged again */
+	 * and is halved at the next loss event once flagged again */
 	for (n = 0; n < TCPAV_RETEST_ROUNDS && !(r.st.flags & TCPAV_S_PROBING); n++)
 		rounder_round(&r, 600, 200000, 0, 0);
 	e_flag = r.st.e_wnd;
@@ -2127,8 +2142,170 @@ static void test_valve_restart(void)
 	r.st.flags = (__u16)((r.st.flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
 	e_flag = r.st.e_wnd;
 	tcpav_on_loss_event(&r.st);
-	CHECK(r.st.e_wnd == max32(e_flag / 2, 2), "15: ... one while flagged halves it (%u -> %u)", e_flag,
+	CHECK(r.st.e_wnd == max32(e_flag / 2, 2) && r.st.e_wmax == e_flag,
+	      "15: ... one while flagged halves it, as Reno (%u -> %u, W_max %u)", e_flag, r.st.e_wnd,
+	      r.st.e_wmax);
+}
+
+/* ---- 17. flagged, E grows as CUBIC (RFC 9438) with Reno's halving ---- */
+
+/* a flagged flow in avoidance, each round acking all of E in RTT_US; the
+ * target is far above what it delivers, so the flag holds */
+static void cubic_start(struct rounder *r, u32 e, u32 rtt_us)
+{
+	memset(r, 0, sizeof(*r));
+	r->mss = 1000;
+	tcpav_init(&r->st, 10, 1000000000ull, 0, 0);
+	r->st.e_wnd = e;
+	r->st.e_ssthresh = e;
+	r->st.e_credit = e;
+	r->st.flags |= TCPAV_S_INFEASIBLE;
+	(void)rtt_us;
+}
+
+static void test_flagged_cubic(void)
+{
+	struct rounder r, reno;
+	u32 n, e_k = 0, e_k3 = 0, e_k10 = 0, over_half = 0, below_curve = 0, below_reno = 0, e0, wmax;
+	const u32 rtt = 100000;
+	double worst_excess = 0;
+
+	/* A: W = 1000 at an RTT of 100 ms (a 1,000-packet queue's), one loss */
+	cubic_start(&r, 1000, rtt);
+	tcpav_on_loss_event(&r.st);
+	e0 = r.st.e_wnd;
+	wmax = r.st.e_wmax;
+	CHECK(e0 == 500 && wmax == 1000 && r.st.e_ssthresh == 500,
+	      "17: a loss event while flagged: E 1000 -> %u (Reno's half: 500), W_max %u (1000), ssthresh %u", e0,
+	      wmax, r.st.e_ssthresh);
+	/* the epoch begins at the first ACK of avoidance; E after round n
+	 * follows W at (n - 1) rounds, as Linux's target is W(t + rtt) */
+	for (n = 1; n <= 208 && (r.st.flags & TCPAV_S_INFEASIBLE); n++) {
+		u32 before = r.st.e_wnd;
+		double w = cubic_w(wmax, e0, (double)n * rtt / USEC);
+
+		rounder_round(&r, r.st.e_wnd, rtt, 0, 0);
+		if (r.st.e_wnd > before + before / 2)
+			over_half++;
+		if (r.st.e_wnd + 2 < w)
+			below_curve++;
+		if (r.st.e_wnd + 1 < e0 + n)
+			below_reno++;
+		if (r.st.e_wnd - w > worst_excess)
+			worst_excess = r.st.e_wnd - w;
+		if (n == 108)
+			e_k = r.st.e_wnd;
+		if (n == 138)
+			e_k3 = r.st.e_wnd;
+		if (n == 208)
+			e_k10 = r.st.e_wnd;
+	}
+	/* K = cbrt(500 / 0.4) = 10.77 s: 108 rounds. Where the curve's slope
+	 * 1.2 (t - K)^2 is under Reno's 10 packets a second (|t - K| < 2.89
+	 * s) the friendly floor carries E: from W(K - 2.89 s) = 990.3 a
+	 * packet a round, 1019.2 at K and at most 57.7 - 19.3 = 38.5 over the
+	 * curve at K + 2.89 s */
+	CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && below_curve == 0 && below_reno == 0 && over_half == 0 &&
+		      worst_excess <= 39.5,
+	      "17: E follows W(t) = W_max + 0.4 (t - K)^3 from 500: never 2 packets under it (%u rounds were), "
+	      "never under a Reno from 500 (%u rounds were), at most 39 over (the friendly floor's packet a round "
+	      "on the plateau: %.1f), never 3/2 E a round (%u)",
+	      below_curve, below_reno, worst_excess, over_half);
+	/* (E aims at W a round ahead: up to one round's growth more) */
+	CHECK(e_k >= 1000 && e_k <= 1021 && e_k3 >= 1010 && e_k3 <= 1011 + 39 && e_k10 >= 1395 && e_k10 <= 1413,
+	      "17: ... at K (10.8 s) %u (1000-1020), at K + 3 s %u (1010.8 on the curve), at K + 10 s %u (1400; "
+	      "1412 a round later); a Reno from 500 would be at 708",
+	      e_k, e_k3, e_k10);
+
+	/* the same rounds unflagged: Reno's 1 a round (point 3) */
+	cubic_start(&reno, 1000, rtt);
+	reno.st.flags &= (__u16)~TCPAV_S_INFEASIBLE;
+	tcpav_on_loss_event(&reno.st);
+	for (n = 1; n <= 208; n++)
+		rounder_round(&reno, reno.st.e_wnd, rtt, 0, 0);
+	CHECK(reno.st.e_wnd == 500 + 208, "17: unflagged, the same rounds grow E as Reno: 1000 -> 500 -> %u (708)",
+	      reno.st.e_wnd);
+
+	/* B: small windows, short RTT: the Reno-friendly rate, a packet a
+	 * round, carries E where the curve is flat (W 20 at 10 ms: K = 2.9 s) */
+	cubic_start(&r, 20, 10000);
+	tcpav_on_loss_event(&r.st);
+	e0 = r.st.e_wnd;
+	for (n = 1; n <= 100; n++)
+		rounder_round(&r, r.st.e_wnd, 10000, 0, 0);
+	CHECK(e0 == 10 && r.st.e_wnd >= 10 + 99 && r.st.e_wnd <= 10 + 100,
+	      "17: from %u at 10 ms, 100 rounds: E %u (Reno's packet a round: 110; the curve alone: 17.2)", e0,
 	      r.st.e_wnd);
+
+	/* B2: E = 2, paced, idles every round: each restart after idle begins
+	 * a new epoch, and the counter carries over (as Linux's
+	 * snd_cwnd_cnt), so E still grows at the friendly rate */
+	cubic_start(&r, 2, 10000);
+	r.st.e_wmax = 2;
+	for (n = 1; n <= 100; n++) {
+		tcpav_on_restart(&r.st, r.now, r.delivered);
+		rounder_round(&r, r.st.e_wnd, 10000, 0, 0);
+	}
+	CHECK(r.st.e_wnd >= 2 + 98 && r.st.e_wnd <= 2 + 100,
+	      "17: E = 2 with a restart after idle every round: 100 rounds grow it to %u (a packet a round: 102)",
+	      r.st.e_wnd);
+
+	/* C: fast convergence: a loss under the last W_max lowers it further */
+	cubic_start(&r, 1000, rtt);
+	r.st.e_wmax = 1200;
+	tcpav_on_loss_event(&r.st);
+	CHECK(r.st.e_wmax == 1000 * 3 / 4 && r.st.e_wnd == 500,
+	      "17: a loss at E 1000 under W_max 1200: W_max %u ((1 + 1/2) / 2 E: 750), E %u", r.st.e_wmax, r.st.e_wnd);
+
+	/* D: the flag clears: Reno's growth again, its counter from 0 */
+	cubic_start(&r, 1000, rtt);
+	tcpav_on_loss_event(&r.st);
+	rounder_round(&r, r.st.e_wnd, rtt, 0, 0);
+	tcpav_set_target(&r.st, 2000000000ull);
+	e0 = r.st.e_wnd;
+	rounder_round(&r, r.st.e_wnd, rtt, 0, 0);
+	CHECK(!(r.st.flags & (TCPAV_S_INFEASIBLE | TCPAV_S_E_EPOCH)) && r.st.e_wnd == e0 + 1,
+	      "17: cleared (a new target): E grows as Reno, %u -> %u", e0, r.st.e_wnd);
+
+	/* E: a timeout forgets W_max; the next epoch starts at its plateau */
+	cubic_start(&r, 1000, rtt);
+	tcpav_on_loss_event(&r.st);
+	tcpav_on_timeout(&r.st);
+	CHECK(r.st.e_wmax == 0 && !(r.st.flags & TCPAV_S_E_EPOCH) && r.st.e_wnd == TCPAV_E_MIN,
+	      "17: a timeout while flagged: E %u, W_max %u (CUBIC's reset)", r.st.e_wnd, r.st.e_wmax);
+
+	/* F: between the flag and the restart (E_RESTART) E grows as Reno: an
+	 * earlier flag's W_max must not pull it up before the restart sets
+	 * the curve's plateau */
+	cubic_start(&r, 50, rtt);
+	r.st.e_wmax = 1000;
+	r.st.flags |= TCPAV_S_E_RESTART;
+	tcpav_restart_elastic(&r.st, &(struct tcpav_ack){.srtt_us = 0}, 1000); /* no RTT: E stays */
+	CHECK(r.st.e_wmax == 50 && !(r.st.flags & (TCPAV_S_E_RESTART | TCPAV_S_E_EPOCH)),
+	      "17: a restart without an RTT still sets the curve's plateau at E (W_max %u, E 50)", r.st.e_wmax);
+	cubic_start(&r, 50, rtt);
+	r.st.e_wmax = 1000;
+	r.st.flags |= TCPAV_S_E_RESTART;
+	e0 = r.st.e_wnd;
+	for (n = 0; n < 50; n++) {
+		struct tcpav_ack a;
+
+		memset(&a, 0, sizeof(a));
+		a.now_us = 1000 + n;
+		a.acked = 1;
+		a.inflight = 50;
+		a.srtt_us = rtt;
+		a.mss = 1000;
+		tcpav_grow_elastic(&r.st, &a);
+	}
+	CHECK(r.st.e_wnd == e0 + 1, "17: flagged, before the restart: 50 ACKs grow E as Reno, 50 -> %u (51)",
+	      r.st.e_wnd);
+
+	/* the cube root the law uses */
+	CHECK(tcpav_cbrt(0) == 0 && tcpav_cbrt(7) == 1 && tcpav_cbrt(8) == 2 && tcpav_cbrt(750ull * 1000000000ull) == 9085 &&
+		      tcpav_cbrt((1ull << 54) - 1) == 262143,
+	      "17: cbrt: 0, 1, 2, 9085 (750e9), 262143 (2^54 - 1): %u %u %u %u %u", tcpav_cbrt(0), tcpav_cbrt(7),
+	      tcpav_cbrt(8), tcpav_cbrt(750ull * 1000000000ull), tcpav_cbrt((1ull << 54) - 1));
 }
 
 /* ---- 16. rates in bytes: packets shorter than the mss ---- */
@@ -2208,5 +2385,6 @@ int main(void)
 	test_valve_from_stall();
 	test_valve_restart();
 	test_packet_bytes();
+	test_flagged_cubic();
 	return check_done();
 }

@@ -201,6 +201,8 @@ if [[ $mode == all || $mode == unit ]]; then
 	# writes for applications carries one licence
 	run_one packaging/monitor_without_bpf limited tests/packaging/monitor_without_bpf.sh
 	run_one packaging/licences limited tests/packaging/licences.sh "$build"
+	# every mutant of the law (make mutants) still applies and builds
+	run_one mutants/build limited tests/mutants/run.sh --build-only
 	# a short, bounded libFuzzer run over the decoders and the analysis
 	if [[ -n ${TCPAV_FUZZ_SECONDS:-} ]]; then
 		run_one fuzz limited tests/fuzz/run.sh "$build" "$TCPAV_FUZZ_SECONDS"

@@ -7,9 +7,13 @@
 # prints a matrix mutant x test (FAIL / pass). The unmutated law ("none")
 # must pass every test and every mutant must fail at least one; the exit
 # status says whether both hold. `make mutants` runs it (as root; not part
-# of `make check`).
+# of `make check`). With --build-only it applies and builds each mutant and
+# runs nothing (TAP, no root): `make check` runs that, so that a change to
+# the law cannot leave the mutants behind (patches that no longer apply
+# test nothing).
 #
 #   tests/mutants/run.sh [OUTFILE]
+#   tests/mutants/run.sh --build-only
 #
 # Environment: MUTANTS (names, default: none and every patch),
 # MUTANT_TESTS (default: the tcp_av tests below), TCPAV_NET_LOCK (a file:
@@ -18,8 +22,10 @@
 # OUTFILE (default results/mutants-DATE.txt) and OUTFILE's .d folder.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+build_only=0
+[[ ${1:-} == --build-only ]] && { build_only=1; shift; }
 
-if [[ $(id -u) != 0 ]]; then
+if [[ $build_only == 0 && $(id -u) != 0 ]]; then
 	echo "mutants: the integration tests need root (network namespaces, BPF)" >&2
 	exit 1
 fi
@@ -34,8 +40,6 @@ for t in "${tests[@]}"; do
 	[[ -f tests/integration/$t.sh ]] || { echo "mutants: no test '$t' (no tests/integration/$t.sh)" >&2; exit 1; }
 done
 
-out=${1:-results/mutants-$(date +%Y%m%d-%H%M%S).txt}
-mkdir -p "$(dirname "$out")" "$out.d"
 work=$(mktemp -d /tmp/tcpav-mutants.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
@@ -58,6 +62,38 @@ run_test() {
 	fi
 }
 
+# build_mutant M DIR LOG: DIR holds the tree with mutant M applied and built
+build_mutant() {
+	copy_tree "$2"
+	if [[ $1 != none ]] && ! patch -s -p1 -d "$2" --no-backup-if-mismatch <"tests/mutants/$1.patch" >"$3" 2>&1; then
+		echo "tests/mutants/$1.patch does not apply to this tree"
+		return 1
+	fi
+	if ! make -s -C "$2" BUILD=build LTO= -j2 build/bin/tcpavctl build/tests/set_target_probe >>"$3" 2>&1; then
+		echo "$1 does not build: $(grep -m1 -i 'error' "$3")"
+		return 1
+	fi
+}
+
+if [[ $build_only == 1 ]]; then
+	n=0 bad=0
+	for m in "${mutants[@]}"; do
+		[[ $m == none ]] && continue
+		n=$((n + 1))
+		if why=$(build_mutant "$m" "$work/$m" "$work/$m.log"); then
+			echo "ok $n - mutant $m applies to the tree and builds"
+		else
+			echo "not ok $n - mutant $m: $why"
+			bad=1
+		fi
+		rm -rf "${work:?}/$m"
+	done
+	echo "1..$n"
+	exit $bad
+fi
+
+out=${1:-results/mutants-$(date +%Y%m%d-%H%M%S).txt}
+mkdir -p "$(dirname "$out")" "$out.d"
 declare -A result
 {
 	echo "# tcpav mutants, $(date -u '+%Y-%m-%d %H:%M UTC'), kernel $(uname -r), $(nproc) CPUs"
@@ -66,15 +102,9 @@ declare -A result
 } > "$out"
 for m in "${mutants[@]}"; do
 	dir=$work/$m
-	copy_tree "$dir"
-	if [[ $m != none ]] && ! patch -s -p1 -d "$dir" --no-backup-if-mismatch <"tests/mutants/$m.patch"; then
-		echo "mutants: tests/mutants/$m.patch does not apply to this tree" >&2
-		exit 1
-	fi
 	echo "# building $m"
-	if ! make -s -C "$dir" BUILD=build LTO= -j2 build/bin/tcpavctl build/tests/set_target_probe \
-		>"$out.d/$m.build" 2>&1; then
-		echo "mutants: $m does not build (see $out.d/$m.build)" >&2
+	if ! why=$(build_mutant "$m" "$dir" "$out.d/$m.build"); then
+		echo "mutants: $why (see $out.d/$m.build)" >&2
 		exit 1
 	fi
 	for t in "${tests[@]}"; do

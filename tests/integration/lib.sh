@@ -23,10 +23,10 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$TOP/experiments/testbed/testbed.sh"
 # shellcheck source=../../experiments/testbed/flows.sh
 . "$TOP/experiments/testbed/flows.sh"
-TCPAVCTL=${TCPAVCTL:-$TOP/build/bin/tcpavctl}
 # the build under test, absolute from here on (make check passes "build")
 TCPAV_BUILD=${TCPAV_BUILD:-build}
 [[ $TCPAV_BUILD == /* ]] || TCPAV_BUILD=$TOP/$TCPAV_BUILD
+TCPAVCTL=${TCPAVCTL:-$TCPAV_BUILD/bin/tcpavctl}
 # the receiver's capture is read by the avmon of the build under test
 AVMON=${AVMON:-$TCPAV_BUILD/bin/avmon}
 TMP=$(mktemp -d /tmp/tcpav-test.XXXXXX)

@@ -35,10 +35,17 @@
 #    are printed beside it. Over the span, not
 #    per window: a Reno's own 2 s windows swing by more than that range
 #    (4.4..10.8 Mbit/s in a Reno control run);
-#  - `tcpavctl flows --json`, sampled every 0.25 s from 2 s on, shows the
-#    flow flagged in every sample: infeasible, or probing during the retest
-#    that core.h starts every 256 rounds (valve_lib.sh). The
-#    flow's AVR is under 7/8 (it is the definition of "cannot be served").
+#  - the flags as the issue defines them: "cannot be served" means AVR
+#    below 7/8 over the last 10 s, and such a flow is flagged. So over
+#    [LAST, SECS] = [10 s, 20 s] the flow's AVR is under 7/8 and
+#    `tcpavctl flows --json`, sampled every 0.25 s, shows it flagged in
+#    every sample: infeasible, or probing during the retest that core.h
+#    starts every 256 rounds (valve_lib.sh). How soon it was flagged is
+#    printed (the share of flagged samples from 2 s, and the time from
+#    which every sample is flagged); what the detection costs the others
+#    is the competitor bound above, from 2 s. (Until 2026-12-02 this
+#    check asked for every sample from 2 s, stricter than the issue; at
+#    1,000 packets one run in 11 was flagged at 2.3 s.)
 # The flagged flow's floor, 0.7 EB/N, is asserted only with TCPAV_OPEN=1
 # (tests/integration/OPEN has the figures: at 100 packets 1 run in 10
 # fell 4 % short with E a Reno, none of 10 with E grown as CUBIC (lowest
@@ -56,7 +63,7 @@
 # `tcpavctl flows` (gain, G, E, srtt, flags) among them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/valve_lib.sh"
-EB=28700000 N=4 T=40000000 SECS=20 FROM=2
+EB=28700000 N=4 T=40000000 SECS=20 FROM=2 LAST=10
 FAIR=$((EB / N))
 
 # cell NAME QUEUE: the three runs on test bed NAME with that queue, checks
@@ -99,10 +106,13 @@ cell() {
 	check_le "queue $q: the flagged flow gets <= 1.5 EB/N" "$tav" $((FAIR * 3 / 2))
 
 	read -r f n < <(flagged_share "$d/tcpav" 5201 $FROM $SECS)
-	echo "# queue $q: flagged (infeasible or probing) in $f of $n samples from 2 s; AVR $(awk -v a="$tav" -v t=$T 'BEGIN { printf "%.3f", a / t }')"
-	check "queue $q: tcpavctl flows was sampled" test "$n" -gt 0
-	check_ge "queue $q: tcpavctl flows shows the flow infeasible (or in a retest) in every sample" "$f" "$n"
-	check_le "queue $q: the flagged flow's AVR is under 7/8" "$tav" $((T * 7 / 8))
+	echo "# queue $q: flagged (infeasible or probing) in $f of $n samples from 2 s, in every sample from $(flagged_since "$d/tcpav" 5201 $FROM $SECS) s; AVR from 2 s $(awk -v a="$tav" -v t=$T 'BEGIN { printf "%.3f", a / t }')"
+	last=$(tb_flow_goodput "$d/tcpav" 0 $LAST $SECS)
+	read -r f n < <(flagged_share "$d/tcpav" 5201 $LAST $SECS)
+	echo "# queue $q: over the last 10 s: AVR $(awk -v a="$last" -v t=$T 'BEGIN { printf "%.3f", a / t }'), flagged in $f of $n samples"
+	check "queue $q: tcpavctl flows was sampled over the last 10 s" test "$n" -gt 0
+	check_le "queue $q: the flow's AVR over the last 10 s is under 7/8: it cannot be served" "$last" $((T * 7 / 8))
+	check_ge "queue $q: tcpavctl flows shows the flow infeasible (or in a retest) in every sample of the last 10 s" "$f" "$n"
 }
 
 tcpav_test_begin tavi

@@ -23,6 +23,10 @@
 #                            "F N" of that port's flow within [FROM, TO] s:
 #                            F samples flagged (infeasible, or probing in a
 #                            retest) of N
+#   flagged_since OUT PORT FROM TO
+#                            the time (s) of the first sample in [FROM, TO]
+#                            from which every sample of that port's flow is
+#                            flagged; "never" if the last one is not
 #   window_min OUT I W FROM TO
 #                            the lowest goodput (bit/s) of flow I over the
 #                            windows of W s within [FROM, TO]
@@ -69,6 +73,12 @@ mix_run() {
 flagged_share() {
 	awk -v p="$2" -v from="$3" -v to="$4" '$2 == p && $1 >= from && $1 <= to { n++; f += ($3 > 0) }
 		END { print f + 0, n + 0 }' "$1/samples"
+}
+
+flagged_since() {
+	awk -v p="$2" -v from="$3" -v to="$4" '$2 == p && $1 >= from && $1 <= to {
+			if ($3 > 0) { if (since == "") since = $1 } else since = "" }
+		END { print since == "" ? "never" : since }' "$1/samples"
 }
 
 _window_ext() {

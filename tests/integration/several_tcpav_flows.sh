@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Several tcp_av flows on one bottleneck (issue 9, point 5): HTB of
 # EB = 25 Mbit/s of payload, pfifo of 100 packets, offloads off, targets
-# by port rules, SECS = 20 s per run, goodput at the receiver (iperf3
+# by port rules, SECS = 20 s (run "held"), goodput at the receiver (iperf3
 # server intervals of 0.1 s).
 #
 # Run "held": targets 5, 5 and 8 Mbit/s (18 = 72 % of EB) among 2 CUBIC.
@@ -17,33 +17,39 @@
 #    over the last 10 s (a flow at AVR >= 0.95 is never flagged).
 #
 # Run "over": targets 15 + 15 Mbit/s (30 > EB) among 2 CUBIC, and its
-# control, 4 CUBIC flows in the same slots. N = 4, EB/N = 6.25 Mbit/s.
+# control, 4 CUBIC flows in the same slots, OVER_SECS = 40 s each
+# (TCPAV_OVER_SECS): the bound on the CUBIC flows below has little room
+# (53 % expected against 50 %, see there) and the split of a 100-packet
+# queue among CUBIC flows wanders for seconds, so the runs are twice
+# as long as "held" to halve the variance of the two means compared (at
+# 20 s: 50.9-58.3 % in 12 runs; at 40 s: 51.3-55.4 % in 7, 2026-12-02).
+# N = 4, EB/N = 6.25 Mbit/s.
 # From FROM = 2 s (as in infeasible_target.sh), in windows of
-# W = max(2 s, 4 srtt). REF is the control's mean per slot over [2 s, SECS]
+# W = max(2 s, 4 srtt). REF is the control's mean per slot over [2 s, OVER_SECS]
 # (its four slots pooled: CUBIC's own split among CUBIC flows is uneven,
 # see infeasible_target.sh). Bounds:
 #  - neither tcp_av flow starves. 30 > EB, but 15 alone is feasible: one
-#    flow may hold its T (AVR >= 0.95 over [2 s, SECS]) and the other is
+#    flow may hold its T (AVR >= 0.95 over [2 s, OVER_SECS]) and the other is
 #    then flagged, a Reno among the CUBIC flows in what the held flow
 #    leaves. So the share S of a flow that does not hold its T is
 #    (EB - the held flows' goodput) / (N - the held flows), EB/N when none
-#    holds; such a flow gets >= S/2 over [2 s, SECS] (a Reno among CUBIC:
+#    holds; such a flow gets >= S/2 over [2 s, OVER_SECS] (a Reno among CUBIC:
 #    0.7 EB/N in infeasible_target.sh) and >= S/4 in every window (one
 #    Reno halving of a flow at half its share); a held flow does not
 #    starve by definition;
 #  - the CUBIC flows keep >= 50 % of their control: together >= 50 % of
-#    2 REF over [2 s, SECS] (their per-window minima are printed: the issue
-#    asks for windows only in point 4, and one held flow leaves them
+#    2 REF over [2 s, OVER_SECS] (their per-window minima are printed: the
+#    issue asks for windows only in point 4, and one held flow leaves them
 #    (EB - T) / 3 each, 53 % of REF, with CUBIC's own swings below half of
 #    that in single windows);
-#  - the flags follow point 4, judged over the last 10 s: a flow under 7/8
+#  - the flags follow point 4, judged over the last 10 s of each run: a
+#    flow under 7/8
 #    T there is flagged in every sample (infeasible, or probing in a
 #    retest: valve_lib.sh); a flow at AVR >= 0.95
 #    there is flagged in none; one in between is not judged (said so).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/valve_lib.sh"
-EB=25000000 N=4 SECS=20
-LAST=$((SECS - 10))
+EB=25000000 N=4 SECS=20 OVER_SECS=${TCPAV_OVER_SECS:-40}
 
 # rules PORT:RATE...: a tcp_av rule per port; their ids in RULES
 RULES=()
@@ -60,13 +66,13 @@ rules_del() {
 	RULES=()
 }
 
-# flags_follow RUN I T: the flag of flow I (target T bit/s) over the last
-# 10 s against its AVR there
+# flags_follow RUN SECS I T: the flag of flow I (target T bit/s) over the
+# last 10 s of the run of SECS s against its AVR there
 flags_follow() {
-	local d=$1 i=$2 t=$3 g f n avr
-	g=$(tb_flow_goodput "$d" "$i" $LAST $SECS)
+	local d=$1 secs=$2 i=$3 t=$4 g f n avr
+	g=$(tb_flow_goodput "$d" "$i" $((secs - 10)) "$secs")
 	avr=$(awk -v a="$g" -v t="$t" 'BEGIN { printf "%.3f", a / t }')
-	read -r f n < <(flagged_share "$d" $((5201 + i)) $LAST $SECS)
+	read -r f n < <(flagged_share "$d" $((5201 + i)) $((secs - 10)) "$secs")
 	echo "# $(basename "$d") flow $i (T $(mbit "$t")M): AVR over the last 10 s $avr, flagged in $f of $n samples"
 	if ge "$avr" 0.95; then
 		check "$(basename "$d") flow $i at AVR $avr >= 0.95 is not flagged" test "$n" -gt 0 -a "$f" -eq 0
@@ -100,25 +106,25 @@ cubic=$(($(tb_flow_goodput "$held" 3 "$from" $SECS) + $(tb_flow_goodput "$held" 
 echo "# held: tcp_av together $(mbit $sum), CUBIC together $(mbit $cubic) of the rest $(mbit $((EB - sum))) Mbit/s ($(pct $cubic $((EB - sum))) %)"
 check_ge "held: the CUBIC flows get >= 80 % of EB - tcp_av" "$cubic" $(((EB - sum) * 8 / 10))
 for i in 0 1 2; do
-	flags_follow "$held" $i "${targets[i]}"
+	flags_follow "$held" $SECS $i "${targets[i]}"
 done
 
 # --- over: 15 + 15 among 2 CUBIC, and the all-CUBIC control ---
 ctl=$TMP/control over=$TMP/over
-mix_run "$ctl" $SECS cubic cubic cubic cubic || stop_here "the all-CUBIC control failed"
+mix_run "$ctl" $OVER_SECS cubic cubic cubic cubic || stop_here "the all-CUBIC control failed"
 rules 5201:15M 5202:15M
-mix_run "$over" $SECS rule rule cubic cubic || stop_here "the 15+15 run failed"
+mix_run "$over" $OVER_SECS rule rule cubic cubic || stop_here "the 15+15 run failed"
 rules_del
 srtt=$(run_srtt_us "$over" 0 1 2 3)
 w=$(tb_window_s "$srtt")
 refs=()
-for i in 0 1 2 3; do refs+=("$(tb_flow_goodput "$ctl" $i 2 $SECS)"); done
+for i in 0 1 2 3; do refs+=("$(tb_flow_goodput "$ctl" $i 2 $OVER_SECS)"); done
 ref=$(mean_of "${refs[@]}")
 echo "# over: srtt $((srtt / 1000)) ms, window $w s; control per slot $(for x in "${refs[@]}"; do printf '%s ' "$(mbit "$x")"; done)(REF $(mbit "$ref")) Mbit/s"
 declare -A over_g=()
 held_sum=0 held_n=0
 for i in 0 1; do
-	over_g[$i]=$(tb_flow_goodput "$over" $i 2 $SECS)
+	over_g[$i]=$(tb_flow_goodput "$over" $i 2 $OVER_SECS)
 	if ge "$(pct "${over_g[$i]}" 15000000)" 95; then
 		held_sum=$((held_sum + over_g[$i])) held_n=$((held_n + 1))
 	fi
@@ -126,7 +132,7 @@ done
 share=$(((EB - held_sum) / (N - held_n)))
 echo "# over: $held_n of the 2 tcp_av flows hold T; the others' share S = $(mbit "$share") Mbit/s"
 for i in 0 1; do
-	lo=$(window_min "$over" $i "$w" 2 $SECS)
+	lo=$(window_min "$over" $i "$w" 2 $OVER_SECS)
 	echo "# over flow $i (T 15M): $(mbit "${over_g[$i]}") Mbit/s (AVR $(awk -v a="${over_g[$i]}" 'BEGIN { printf "%.3f", a / 15e6 }')), windows from $(mbit "$lo")"
 	if ge "$(pct "${over_g[$i]}" 15000000)" 95; then
 		echo "# over flow $i holds its T: it does not starve"
@@ -137,13 +143,13 @@ for i in 0 1; do
 done
 cubic=0
 for i in 2 3; do
-	g=$(tb_flow_goodput "$over" $i 2 $SECS)
+	g=$(tb_flow_goodput "$over" $i 2 $OVER_SECS)
 	cubic=$((cubic + g))
-	echo "# over CUBIC flow $i: $(mbit "$g") Mbit/s, windows from $(mbit "$(window_min "$over" $i "$w" 2 $SECS)") (REF/2 $(mbit $((ref / 2))))"
+	echo "# over CUBIC flow $i: $(mbit "$g") Mbit/s, windows from $(mbit "$(window_min "$over" $i "$w" 2 $OVER_SECS)") (REF/2 $(mbit $((ref / 2))))"
 done
 echo "# over: the CUBIC flows together $(mbit $cubic) of their control's 2 REF $(mbit $((2 * ref))) Mbit/s ($(pct $cubic $((2 * ref))) %)"
 check_ge "over: the CUBIC flows together keep >= 50 % of their control" "$cubic" "$ref"
 for i in 0 1; do
-	flags_follow "$over" $i 15000000
+	flags_follow "$over" $OVER_SECS $i 15000000
 done
 finish

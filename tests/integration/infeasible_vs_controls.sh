@@ -46,14 +46,16 @@
 #    is the competitor bound above, from 2 s. (Until 2026-12-02 this
 #    check asked for every sample from 2 s, stricter than the issue; at
 #    1,000 packets one run in 11 was flagged at 2.3 s.)
-# The flagged flow's floor, 0.7 EB/N, is asserted only with TCPAV_OPEN=1
-# (tests/integration/OPEN has the figures: at 100 packets 1 run in 10
-# fell 4 % short with E a Reno, none of 10 with E grown as CUBIC (lowest
-# 5.61 Mbit/s, 0.78 EB/N: too few runs yet for make check); at 1,000
-# packets the flow restarts small at the drained RTT and the competitors'
-# queue grows faster than E's curve climbs from there: 2 runs in 11 under
-# the floor, CUBIC itself in the slot 1 in 11). Its figure is printed
-# either way, the Reno-in-the-slot control's beside it.
+# The flagged flow's floor, 0.7 EB/N, is asserted at 100 packets (with E
+# grown as CUBIC none of 18 runs fell under it: 5.61-8.96 Mbit/s; in the
+# 8 of 2026-12-02 the Reno-in-the-slot control got 4.67-7.63 and CUBIC in
+# the slot 5.20-7.18; with E a Reno 1 run in 10 fell 4 % short), and at 1,000
+# packets only with TCPAV_OPEN=1 (tests/integration/OPEN has the figures:
+# the flow restarts at the RTT of one ACK after the flag, drained or not,
+# and the competitors' queue grows faster than E's curve climbs from a
+# small restart: 2 runs in 6 under the floor on 2026-12-02, CUBIC itself
+# in the slot 1 in 11 earlier). Its figure is printed either way, the
+# Reno-in-the-slot control's beside it.
 # The flows that hold their target are not flagged: several_tcpav_flows.sh.
 # The cell runs with a pfifo of 100 packets (srtt ~40 ms), about 75 s, and
 # with TCPAV_OPEN=1 (make check-open) again with one of 1,000 (srtt ~250
@@ -98,7 +100,7 @@ cell() {
 	tav=$(tb_flow_goodput "$d/tcpav" 0 $FROM $SECS)
 	reno=$(tb_flow_goodput "$d/reno" 0 $FROM $SECS)
 	echo "# queue $q: tcp_av (T 40M) $(mbit "$tav") Mbit/s (windows $(mbit "$(window_min "$d/tcpav" 0 "$w" $FROM $SECS)")..$(mbit "$(window_max "$d/tcpav" 0 "$w" $FROM $SECS)")), Reno in the slot $(mbit "$reno") (windows $(mbit "$(window_min "$d/reno" 0 "$w" $FROM $SECS)")..$(mbit "$(window_max "$d/reno" 0 "$w" $FROM $SECS)")), CUBIC in the slot $(mbit "$(tb_flow_goodput "$d/cubic" 0 $FROM $SECS)") (windows $(mbit "$(window_min "$d/cubic" 0 "$w" $FROM $SECS)")..$(mbit "$(window_max "$d/cubic" 0 "$w" $FROM $SECS)")), EB/N $(mbit $FAIR) Mbit/s"
-	if [[ ${TCPAV_OPEN:-0} == 1 ]]; then
+	if [[ ${TCPAV_OPEN:-0} == 1 || $q == 100 ]]; then
 		check_ge "queue $q: the flagged flow gets >= 0.7 EB/N" "$tav" $((FAIR * 7 / 10))
 	else
 		echo "# queue $q: the flagged flow gets >= 0.7 EB/N ($tav >= $((FAIR * 7 / 10))): checked by make check-open only (tests/integration/OPEN)"

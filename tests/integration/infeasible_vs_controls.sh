@@ -70,7 +70,7 @@ FAIR=$((EB / N))
 
 # cell NAME QUEUE: the three runs on test bed NAME with that queue, checks
 cell() {
-	local name=$1 q=$2 d=$TMP/$1 srtt w ref refw tav reno i lo f n rule
+	local name=$1 q=$2 d=$TMP/$1 srtt w ref refw tav reno last i lo f n rule
 	local -a refs=() refws=()
 	tb_trap_cleanup "$name"
 	tb_up "$name" "$(tb_htb_rate_for_eb $EB)" "$q" || stop_here "test bed $name did not come up"

@@ -84,6 +84,8 @@ flags_follow() {
 	fi
 }
 
+[[ $OVER_SECS =~ ^[0-9]+$ ]] && ((OVER_SECS >= 12)) ||
+	stop_here "TCPAV_OVER_SECS: '$OVER_SECS' is not a whole number of seconds >= 12 (2 s of start and the last 10 s)"
 tcpav_test_begin tavm "$(tb_htb_rate_for_eb $EB)" 100
 # shellcheck disable=SC2034 # read by the cleanup trap (testbed.sh)
 TB_EXTRA_CLEANUP="_sampler_stop; _tcpav_cleanup"

@@ -69,9 +69,11 @@
  * packets: a window that overflows the path's queue is not what binds. The
  * flow is flagged and G is switched off, so the flow is its elastic part
  * alone, grown as CUBIC and halved as Reno (competitors are never starved
- * while T cannot be served),
- * which a round later restarts from half the rate the flow delivered at
- * that round's RTT, once its own queue has drained (tcpav_restart_elastic). The flag clears
+ * while T cannot be served). A round later, once its own queue has
+ * drained, the flow takes over as a Reno after one loss: G holds half the
+ * rate it delivered, as a rate whatever the queue's delay, until the
+ * flow's own first loss hands E that window (or E, if larger), halved
+ * (tcpav_restart_elastic). The flag clears
  * when E alone delivers 7/8 T, smoothed and in every round of a run of at
  * least TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS (competitors left;
  * the same second the valve takes to flag), when the target changes,
@@ -152,6 +154,8 @@
 #define TCPAV_S_E_RESTART 0x2000u      /* flagged: E restarts at the next round's end */
 #define TCPAV_S_RUN_CEILING 0x4000u    /* the gain was at its ceiling in this run */
 #define TCPAV_S_E_EPOCH 0x8000u        /* flagged: E's CUBIC epoch has begun */
+#define TCPAV_S_E_HOLD 0x20u           /* flagged: G holds half the flow's rate
+					* until E's own first loss event */
 
 /*
  * Per-flow state. It lives in the socket's icsk_ca_priv area (104 bytes in
@@ -183,10 +187,19 @@ struct tcpav_state {
 	__u16 flags;
 	__u8 below_rounds;    /* consecutive rounds at the ceiling under 7/8 T */
 	__u8 lossy_rounds;    /* of those, rounds with losses or ECN marks */
-	__u16 below_since_ms; /* when below_rounds began, ms (mod 2^16) */
+	union {
+		__u16 below_since_ms; /* when below_rounds began, ms (mod 2^16) */
+		__u16 hold_frac;      /* E_HOLD: the rate G holds, in 1/65536 of T */
+	};
 	__u16 above_since_ms; /* when above_rounds began, ms (mod 2^16) */
 	__u16 flagged_round;  /* rounds (mod 2^16) when last flagged */
-	__u32 below_delivered;/* packets delivered when below_rounds began */
+	/* a valve's run under 7/8 T and a flagged flow's hold never overlap
+	 * (no run is judged while flagged): they share their words */
+	union {
+		__u32 below_delivered; /* packets delivered when below_rounds began */
+		__u32 hold_mark;       /* E_HOLD: delivered, once all that was sent
+					* before the restart is delivered */
+	};
 	__u32 e_wmax;         /* flagged: E's CUBIC W_max (the curve's plateau),
 			       * packets */
 	__u32 e_plateau_ms;   /* flagged: when E's CUBIC curve reaches W_max
@@ -213,6 +226,9 @@ struct tcpav_ack {
 			       * not cwnd, limits the flow */
 	__u32 in_recovery;    /* ca_state is CWR or Recovery (not Loss: after a
 			       * timeout Reno slow-starts again) */
+	__u32 undelivered;    /* packets sent and not yet delivered:
+			       * packets_out - sacked_out (lost ones count:
+			       * they are delivered once retransmitted) */
 };
 
 /* What the law decides. */
@@ -304,12 +320,19 @@ static inline __u64 tcpav_gain_Bps(const struct tcpav_state *st)
 	return (st->target_Bps >> 8) * st->gain + (((st->target_Bps & 0xff) * st->gain) >> 8);
 }
 
+/* While flagged and holding (TCPAV_S_E_HOLD, see tcpav_restart_elastic):
+ * the rate G holds, hold_frac of T. */
+static inline __u64 tcpav_hold_Bps(const struct tcpav_state *st)
+{
+	return (st->target_Bps >> 16) * st->hold_frac + (((st->target_Bps & 0xffff) * st->hold_frac) >> 16);
+}
+
 static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
 {
 	__u64 g, bw = tcpav_bw_est(st);
 
 	if (st->flags & TCPAV_S_INFEASIBLE)
-		return 0;
+		return (st->flags & TCPAV_S_E_HOLD) ? tcpav_hold_Bps(st) : 0;
 	g = tcpav_gain_Bps(st);
 	/* bw is at most 4.29 GB/s (the windows saturate): no overflow; a T
 	 * above 5.4 GB/s (43 Gbit/s) is paced at T, the gain then unused */
@@ -370,7 +393,7 @@ static inline void tcpav_clear_valve(struct tcpav_state *st)
 	st->flags &= (__u16)~TCPAV_S_E_EPOCH;
 	tcpav_ramp_reset(st);
 	st->above_rounds = 0;
-	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING | TCPAV_S_E_RESTART);
+	st->flags &= (__u16)~(TCPAV_S_INFEASIBLE | TCPAV_S_PROBING | TCPAV_S_E_RESTART | TCPAV_S_E_HOLD);
 	st->below_rounds = 0;
 	st->lossy_rounds = 0;
 }
@@ -406,16 +429,26 @@ static inline void tcpav_set_target(struct tcpav_state *st, __u64 target_Bps)
 }
 
 /* A loss event (entering recovery, a timeout, or ECN CWR): Reno's beta on E
- * only. Returns the new ssthresh for the kernel. Not during a retest
- * (PROBING): those losses are G's probe of T, which a Reno at its share
- * would not have caused (the restart after the flag answers the same
- * for the losses of the first push); a retest every 256 rounds, 9 s at a
- * 100-packet queue, would otherwise halve a flagged flow's E each time. */
-static inline __u32 tcpav_on_loss_event(struct tcpav_state *st)
+ * only. DELIVERED is the flow's count of delivered packets now. Returns the
+ * new ssthresh for the kernel. Not during a retest (PROBING): those losses
+ * are G's probe of T, which a Reno at its share would not have caused; a
+ * retest every 256 rounds, 9 s at a 100-packet queue, would otherwise
+ * halve a flagged flow's E each time. Nor, while the flagged flow holds
+ * its rate (TCPAV_S_E_HOLD), for a loss before all that was sent before the
+ * restart is delivered (RFC 6582's one reduction per window of data: that
+ * data is G's push, answered by the restart). The first loss after it is
+ * the flow's own: E takes over the held window, halved. */
+static inline __u32 tcpav_on_loss_event(struct tcpav_state *st, __u32 delivered)
 {
 	st->loss_events++;
 	if (st->flags & TCPAV_S_PROBING)
 		return st->e_wnd;
+	if (st->flags & TCPAV_S_E_HOLD) {
+		if ((__s32)(delivered - st->hold_mark) < 0)
+			return st->e_wnd;
+		st->flags &= (__u16)~TCPAV_S_E_HOLD;
+		st->e_wnd = tcpav_max_u32(st->e_wnd, st->g_wnd);
+	}
 	st->e_prior = st->e_wnd;
 	st->e_prior_ssthresh = st->e_ssthresh;
 	if (st->flags & TCPAV_S_INFEASIBLE) {
@@ -448,9 +481,10 @@ static inline void tcpav_on_timeout(struct tcpav_state *st)
 	st->e_wnd = TCPAV_E_MIN;
 	st->e_cnt = 0;
 	st->e_credit = tcpav_min_u32(st->e_credit, st->e_wnd);
-	/* CUBIC forgets W_max after a timeout (bictcp_reset) */
+	/* CUBIC forgets W_max after a timeout (bictcp_reset); a held rate
+	 * ends, as a window would collapse */
 	st->e_wmax = 0;
-	st->flags &= (__u16)~TCPAV_S_E_EPOCH;
+	st->flags &= (__u16)~(TCPAV_S_E_EPOCH | TCPAV_S_E_HOLD);
 	/* the round spans a silence (an outage): its rate says nothing of
 	 * what pacing at g*T delivers, so it must not ramp the gain */
 	st->flags |= TCPAV_S_ROUND_RTO;
@@ -631,7 +665,7 @@ static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav
 	/* as CUBIC once flagged, from the restart on (tcpav_restart_elastic
 	 * sets the curve's plateau; until then W_max may be an earlier
 	 * flag's) */
-	if ((st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_E_RESTART)) == TCPAV_S_INFEASIBLE) {
+	if ((st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_E_RESTART | TCPAV_S_E_HOLD)) == TCPAV_S_INFEASIBLE) {
 		tcpav_grow_cubic(st, ack, n);
 		return;
 	}
@@ -794,6 +828,23 @@ static inline int tcpav_below_run_holds(const struct tcpav_state *st, __u32 deli
 	       tcpav_run_Bps(st, delivered, mss, now_us) < T - T / 8;
 }
 
+/* At the flag: the rate the restart will hold, half of what the flow
+ * delivered (tcpav_restart_elastic), as a fraction of T. Taken at the flag,
+ * not a round later: the round between, with G off, delivers G's queue as
+ * it drains (the smoothed rate rose from 20.5 to 23 Mbit/s in it). */
+static inline void tcpav_hold_at_flag(struct tcpav_state *st)
+{
+	__u64 T = st->target_Bps, bw = tcpav_bw_est(st);
+	__u64 half = (bw ? tcpav_min_u64(st->rate_Bps, bw) : st->rate_Bps) / 2;
+
+	if (T == 0 || half >= T)
+		st->hold_frac = T ? 0xffffu : 0;
+	else if (T < (1ull << 47))
+		st->hold_frac = (__u16)((half << 16) / T);
+	else
+		st->hold_frac = (__u16)(half / (T >> 16));
+}
+
 /* Once per round: smoothed rate, bandwidth windows, gain, valve. DELIVERED
  * is the flow's count of delivered packets at the round's end. */
 static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u64 now_us, __u32 gain_floor,
@@ -918,41 +969,52 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		    ((st->flags & TCPAV_S_PROBING) || tcpav_valve_time_held(st->below_since_ms, now_us))) {
 			st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
 			st->flagged_round = (__u16)st->rounds;
+			tcpav_hold_at_flag(st); /* the run's words are free now */
 		}
 	}
 }
 
 /*
- * The first round after the flag: G's push cut E with losses a Reno at its
- * share would not have seen, so E takes over as after one loss event
- * at the rate the flow delivered (half of it), sized for the round trip of
- * this ACK: one round after G went off, the flow's own queue has drained
- * and the RTT is the competitors' queue. Sized for the srtt of the flag
- * instead (G's queue), E kept a 1,000-packet queue 400 ms deep and the
- * CUBIC flows beside it, whose HyStart had left slow start at a few dozen
- * packets in that delay, got 0.4-1.6 Mbit/s for 10 s.
+ * The first round after the flag, once the flow's own queue has drained:
+ * G's push cut E with losses a Reno at its share would not have seen, so
+ * the flow takes over as a Reno after one loss event would, at half the
+ * rate it delivered at the flag (smoothed, and no more than the bandwidth estimate
+ * where there is one: a round ended by a timeout's burst of SACKed
+ * packets reads far above the link; a start-up limited by the receive
+ * window counts no round for it). That half is held as a rate, not sized
+ * as a window: from here G holds it (tcpav_guaranteed_Bps), its window
+ * following srtt as G's does but without G's headroom (the rate, not
+ * more), a floor under E, which grows as Reno's avoidance (a packet a
+ * round, not CUBIC's curve: under the floor E is not the window in use),
+ * until E's own first loss event hands E the larger window, halved (the
+ * mark is the delivered count once all sent before the restart is
+ * delivered, see tcpav_on_loss_event), and E's CUBIC curve starts there.
+ * Not ended by E passing the floor: where the queue has drained (an srtt
+ * of 4 ms) a floor of 10 Mbit/s is 3 packets, and a hold that ended there
+ * left E alone at 5 packets as the competitors refilled the queue (2.6
+ * and 3.2 Mbit/s of EB/N = 7.2). A window sized once cannot tell
+ * a drained queue from one that is not, nor what the competitors will
+ * refill: sized for one ACK's RTT (until 2026-12-02), behind a
+ * 1,000-packet queue a drained 30-40 ms gave 10-20 packets, 0.6 Mbit/s
+ * once the CUBIC flows refilled the queue to 400 ms (the flagged flow got
+ * 3.9-4.1 Mbit/s of EB/N = 7.2 in 2 runs of 6), and a sample of 220-360
+ * ms (not drained) 177-387 packets, 16-24 Mbit/s once srtt fell to 30-190
+ * ms; sized for the srtt of the flag (G's queue) E kept the queue 400 ms
+ * deep and the CUBIC flows got 0.4-1.6 Mbit/s for 10 s. Grown as CUBIC
+ * beneath the hold E passed it at 12 Mbit/s 7 s later; a held rate grown
+ * by a packet per srtt a round took 14-24 Mbit/s. Departure: no Reno
+ * holds a rate; the hold lasts until the queue the competitors fill
+ * overflows.
  */
-static inline void tcpav_restart_elastic(struct tcpav_state *st, const struct tcpav_ack *ack, __u32 mss)
+static inline void tcpav_restart_elastic(struct tcpav_state *st, const struct tcpav_ack *ack)
 {
-	__u32 rtt = ack->srtt_us;
-	__u64 e;
-
-	if (ack->rtt_us && (rtt == 0 || ack->rtt_us < rtt))
-		rtt = ack->rtt_us;
-	st->flags &= (__u16)~TCPAV_S_E_RESTART;
-	e = rtt ? tcpav_min_u64(tcpav_rate_to_pkts(st->rate_Bps, rtt, mss) / 2, TCPAV_WND_MAX) : 0;
-	if (e > st->e_wnd) {
-		st->e_wnd = (__u32)e;
-		st->e_ssthresh = st->e_wnd;
-	}
-	/* E's CUBIC curve starts here at its plateau (K = 0): the rate of G's
-	 * push is no maximum an elastic flow reached. A curve climbing back
-	 * to that rate at the drained RTT (W_max twice this E) took 15.3
-	 * Mbit/s of 28.7 behind a 1,000-packet queue, the 3 CUBIC flows
-	 * beside it 1.6-2.1 in their lowest 2 s windows. */
+	st->flags &= (__u16)~(TCPAV_S_E_RESTART | TCPAV_S_E_EPOCH);
 	st->e_cnt = 0;
 	st->e_wmax = st->e_wnd;
-	st->flags &= (__u16)~TCPAV_S_E_EPOCH;
+	if (st->target_Bps == 0 || st->hold_frac == 0)
+		return;
+	st->hold_mark = ack->delivered + ack->undelivered;
+	st->flags |= TCPAV_S_E_HOLD;
 }
 
 static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *ack,
@@ -987,7 +1049,7 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 			st->flags |= TCPAV_S_E_RESTART;
 		else if ((st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_E_RESTART)) ==
 			 (TCPAV_S_INFEASIBLE | TCPAV_S_E_RESTART))
-			tcpav_restart_elastic(st, ack, mss);
+			tcpav_restart_elastic(st, ack);
 	}
 
 	tcpav_grow_elastic(st, ack);
@@ -996,10 +1058,11 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	if (st->target_Bps == 0 || guaranteed_Bps == 0) {
 		st->g_wnd = 0;
 	} else {
-		__u64 g = tcpav_rate_to_pkts(guaranteed_Bps, ack->srtt_us, mss) + TCPAV_G_HEADROOM;
+		__u32 head = (st->flags & TCPAV_S_E_HOLD) ? 0 : TCPAV_G_HEADROOM;
+		__u64 g = tcpav_rate_to_pkts(guaranteed_Bps, ack->srtt_us, mss) + head;
 
 		st->g_wnd = (__u32)tcpav_min_u64(g, TCPAV_WND_MAX);
-		if (g < TCPAV_G_HEADROOM) /* the saturated sum wrapped */
+		if (g < head) /* the saturated sum wrapped */
 			st->g_wnd = TCPAV_WND_MAX;
 	}
 

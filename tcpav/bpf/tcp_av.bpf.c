@@ -217,6 +217,7 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 	/* as Reno: no growth while reducing (CWR, Recovery); after a timeout
 	 * (Loss) the window slow-starts again */
 	a.in_recovery = ca_state == TCP_CA_CWR || ca_state == TCP_CA_Recovery;
+	a.undelivered = tp->packets_out - tp->sacked_out;
 
 	tcpav_on_ack(st, &a, &out);
 
@@ -238,7 +239,9 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 SEC("struct_ops")
 __u32 BPF_PROG(tcpav_ssthresh, struct sock *sk)
 {
-	return tcpav_on_loss_event(tcpav_state_of(sk));
+	struct tcp_sock *tp = (struct tcp_sock *)sk;
+
+	return tcpav_on_loss_event(tcpav_state_of(sk), tp->delivered);
 }
 
 SEC("struct_ops")

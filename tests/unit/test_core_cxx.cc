@@ -30,7 +30,7 @@ int main()
 	CHECK(out.cwnd == tcpav_max_u32(st.g_wnd, st.e_wnd), "C++: cwnd = max(G, E) (%u)", out.cwnd);
 	CHECK(out.pacing_needed == 1, "C++: a target turns pacing on");
 	CHECK(st.gain >= TCPAV_GAIN_MIN && st.gain <= TCPAV_GAIN_MAX, "C++: gain %u within bounds", st.gain);
-	__u32 ssthresh = tcpav_on_loss_event(&st);
+	__u32 ssthresh = tcpav_on_loss_event(&st, 0);
 	CHECK(ssthresh == st.e_wnd && st.g_wnd > 0, "C++: a loss event cuts E (to %u), not G (%u)", st.e_wnd, st.g_wnd);
 	return check_done();
 }

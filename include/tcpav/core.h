@@ -70,10 +70,10 @@
  * flow is flagged and G is switched off, so the flow is its elastic part
  * alone, grown as CUBIC and halved as Reno (competitors are never starved
  * while T cannot be served). A round later, once its own queue has
- * drained, the flow takes over as a Reno after one loss: G holds half the
- * rate it delivered, as a rate whatever the queue's delay, until the
- * flow's own first loss hands E that window (or E, if larger), halved
- * (tcpav_restart_elastic). The flag clears
+ * drained, G holds 3/8 of the rate the flow delivered at the flag, as a
+ * rate whatever the queue's delay, until the flow's own first loss hands
+ * E that window (or E, if larger), halved (tcpav_restart_elastic). The
+ * flag clears
  * when E alone delivers 7/8 T, smoothed and in every round of a run of at
  * least TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS (competitors left;
  * the same second the valve takes to flag), when the target changes,
@@ -154,7 +154,7 @@
 #define TCPAV_S_E_RESTART 0x2000u      /* flagged: E restarts at the next round's end */
 #define TCPAV_S_RUN_CEILING 0x4000u    /* the gain was at its ceiling in this run */
 #define TCPAV_S_E_EPOCH 0x8000u        /* flagged: E's CUBIC epoch has begun */
-#define TCPAV_S_E_HOLD 0x20u           /* flagged: G holds half the flow's rate
+#define TCPAV_S_E_HOLD 0x20u           /* flagged: G holds 3/8 of the flow's rate
 					* until E's own first loss event */
 
 /*
@@ -828,21 +828,22 @@ static inline int tcpav_below_run_holds(const struct tcpav_state *st, __u32 deli
 	       tcpav_run_Bps(st, delivered, mss, now_us) < T - T / 8;
 }
 
-/* At the flag: the rate the restart will hold, half of what the flow
- * delivered (tcpav_restart_elastic), as a fraction of T. Taken at the flag,
+/* At the flag: the rate the restart will hold (tcpav_restart_elastic),
+ * 3/8 of what the flow delivered, as a fraction of T. Taken at the flag,
  * not a round later: the round between, with G off, delivers G's queue as
  * it drains (the smoothed rate rose from 20.5 to 23 Mbit/s in it). */
 static inline void tcpav_hold_at_flag(struct tcpav_state *st)
 {
 	__u64 T = st->target_Bps, bw = tcpav_bw_est(st);
-	__u64 half = (bw ? tcpav_min_u64(st->rate_Bps, bw) : st->rate_Bps) / 2;
+	__u64 r = bw ? tcpav_min_u64(st->rate_Bps, bw) : st->rate_Bps;
+	__u64 hold = r / 4 + r / 8;
 
-	if (T == 0 || half >= T)
+	if (T == 0 || hold >= T)
 		st->hold_frac = T ? 0xffffu : 0;
 	else if (T < (1ull << 47))
-		st->hold_frac = (__u16)((half << 16) / T);
+		st->hold_frac = (__u16)((hold << 16) / T);
 	else
-		st->hold_frac = (__u16)(half / (T >> 16));
+		st->hold_frac = (__u16)(hold / (T >> 16));
 }
 
 /* Once per round: smoothed rate, bandwidth windows, gain, valve. DELIVERED
@@ -977,34 +978,40 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 /*
  * The first round after the flag, once the flow's own queue has drained:
  * G's push cut E with losses a Reno at its share would not have seen, so
- * the flow takes over as a Reno after one loss event would, at half the
- * rate it delivered at the flag (smoothed, and no more than the bandwidth estimate
- * where there is one: a round ended by a timeout's burst of SACKed
- * packets reads far above the link; a start-up limited by the receive
- * window counts no round for it). That half is held as a rate, not sized
- * as a window: from here G holds it (tcpav_guaranteed_Bps), its window
- * following srtt as G's does but without G's headroom (the rate, not
- * more), a floor under E, which grows as Reno's avoidance (a packet a
- * round, not CUBIC's curve: under the floor E is not the window in use),
- * until E's own first loss event hands E the larger window, halved (the
- * mark is the delivered count once all sent before the restart is
- * delivered, see tcpav_on_loss_event), and E's CUBIC curve starts there.
- * Not ended by E passing the floor: where the queue has drained (an srtt
- * of 4 ms) a floor of 10 Mbit/s is 3 packets, and a hold that ended there
- * left E alone at 5 packets as the competitors refilled the queue (2.6
- * and 3.2 Mbit/s of EB/N = 7.2). A window sized once cannot tell
- * a drained queue from one that is not, nor what the competitors will
- * refill: sized for one ACK's RTT (until 2026-12-02), behind a
- * 1,000-packet queue a drained 30-40 ms gave 10-20 packets, 0.6 Mbit/s
- * once the CUBIC flows refilled the queue to 400 ms (the flagged flow got
- * 3.9-4.1 Mbit/s of EB/N = 7.2 in 2 runs of 6), and a sample of 220-360
- * ms (not drained) 177-387 packets, 16-24 Mbit/s once srtt fell to 30-190
- * ms; sized for the srtt of the flag (G's queue) E kept the queue 400 ms
- * deep and the CUBIC flows got 0.4-1.6 Mbit/s for 10 s. Grown as CUBIC
- * beneath the hold E passed it at 12 Mbit/s 7 s later; a held rate grown
- * by a packet per srtt a round took 14-24 Mbit/s. Departure: no Reno
- * holds a rate; the hold lasts until the queue the competitors fill
- * overflows.
+ * the flow takes over as after a loss, at 3/8 of the rate it delivered at
+ * the flag (smoothed, and no more than the bandwidth estimate where there
+ * is one: a round ended by a timeout's burst of SACKed packets reads far
+ * above the link; a start-up limited by the receive window counts no
+ * round for it). That rate is held, not sized as a window: from here G
+ * holds it (tcpav_guaranteed_Bps), its window following srtt as G's does
+ * but without G's headroom, a floor under E, which grows as Reno's
+ * avoidance (a packet a round, not CUBIC's curve: under the floor E is not
+ * the window in use), until E's own first loss event hands E the larger
+ * window, halved (the mark is the delivered count once all sent before
+ * the restart is delivered, see tcpav_on_loss_event), and E's CUBIC curve
+ * starts there. Why 3/8, not Reno's 1/2: the rate at the flag is G's
+ * push, 20-27 Mbit/s of 28.7 among 3 CUBIC flows, and half of it held for
+ * the 10-12 s until the competitors overflow a 1,000-packet queue gave
+ * the flagged flow 7.1-10.9 Mbit/s (1.0-1.5 EB/N, over it once in 13
+ * runs) and left a CUBIC flow under half its control's lowest window in 2;
+ * 3/8 gave 6.1-8.0, beside CUBIC's own 5.6-7.9 in the slot (5 runs,
+ * 2026-12-02). Not ended by E passing the floor: where the queue has
+ * drained (an srtt of 4 ms) a floor of 10 Mbit/s is 3 packets, and a hold
+ * that ended there left E alone at 5 packets as the competitors refilled
+ * the queue (2.6 and 3.2 Mbit/s of EB/N = 7.2). A window sized once
+ * cannot tell a drained queue from one that is not, nor what the
+ * competitors will refill: sized for one ACK's RTT (until 2026-12-02),
+ * behind a 1,000-packet queue a drained 30-40 ms gave 10-20 packets, 0.6
+ * Mbit/s once the CUBIC flows refilled the queue to 400 ms (the flagged
+ * flow got 3.9-4.1 Mbit/s of EB/N = 7.2 in 2 runs of 6), and a sample of
+ * 220-360 ms (not drained) 177-387 packets, 16-24 Mbit/s once srtt fell
+ * to 30-190 ms; sized for the srtt of the flag (G's queue) E kept the
+ * queue 400 ms deep and the CUBIC flows got 0.4-1.6 Mbit/s for 10 s; a
+ * hold window sized for the mean of the drained RTT and srtt gave 4.9-9.8.
+ * Grown as CUBIC beneath the hold E passed it at 12 Mbit/s 7 s later; a
+ * held rate grown by a packet per srtt a round took 14-24 Mbit/s.
+ * Departure: no Reno holds a rate; the hold lasts until the queue the
+ * competitors fill overflows.
  */
 static inline void tcpav_restart_elastic(struct tcpav_state *st, const struct tcpav_ack *ack)
 {

@@ -1068,7 +1068,7 @@ static void valve_observe(struct valve_obs *v, const struct simflow *f, u32 roun
 	if (!v->trip_round)
 		v->trip_round = round;
 	/* G is off, but for the hold from the restart to E's own first
-	 * loss (half the flow's rate, then Reno's growth: test 15) */
+	 * loss (3/8 of the rate at the flag: test 15) */
 	if ((st->flags & TCPAV_S_E_HOLD) ? g != ref_hold(st) : g != 0 || st->g_wnd != 0)
 		v->bad_hold++;
 	if (st->flags & TCPAV_S_E_HOLD)
@@ -2121,7 +2121,7 @@ static double cubic_w(double wmax, double e0, double t)
  * G's push kept a queue of its own (srtt 200 ms); one round after the flag
  * (not in the flag's own round: the flow's packets still sit in that
  * queue) the flow takes over as a Reno after one loss at the rate it
- * delivered: G holds half of it as a rate, whatever the RTT (an ACK's
+ * delivered: G holds 3/8 of it as a rate, whatever the RTT (an ACK's
  * sample of 60 ms, the srtt of 200 ms, ten times that), and E waits
  * frozen beneath until the flow's own first loss, which hands it the held
  * window, halved.
@@ -2159,11 +2159,11 @@ static void test_valve_restart(void)
 	      "plateau there (W_max %u)",
 	      e_flag, r.st.e_wnd, r.st.e_wmax);
 	e_flag = r.st.e_wnd;
-	/* from there G holds half the rate until E's own first loss */
+	/* from there G holds 3/8 of the rate until E's own first loss */
 	hold = tcpav_guaranteed_Bps(&r.st);
-	CHECK((r.st.flags & TCPAV_S_E_HOLD) && hold <= rate / 2 && hold + T / 65536 + 1 >= rate / 2 &&
+	CHECK((r.st.flags & TCPAV_S_E_HOLD) && hold <= rate * 3 / 8 && hold + T / 65536 + 1 >= rate * 3 / 8 &&
 		      r.st.g_wnd == ref_G_head(1, hold, 200000, 1000, 0) && r.st.hold_mark == r.delivered + 300,
-	      "15: ... and G holds half the rate at the flag (not the drain's), %.0f of %.0f B/s: G = %u packets "
+	      "15: ... and G holds 3/8 of the rate at the flag (not the drain's), %.0f of %.0f B/s: G = %u packets "
 	      "at the srtt (expected %u), "
 	      "until the %u packets sent are delivered (mark %u, delivered %u)",
 	      (double)hold, (double)rate, r.st.g_wnd, ref_G_head(1, hold, 200000, 1000, 0), 300, r.st.hold_mark,

@@ -994,8 +994,8 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
  * the 10-12 s until the competitors overflow a 1,000-packet queue gave
  * the flagged flow 7.1-10.9 Mbit/s (1.0-1.5 EB/N, over it once in 13
  * runs) and left a CUBIC flow under half its control's lowest window in 2;
- * 3/8 gave 6.1-8.0, beside CUBIC's own 5.6-7.9 in the slot (5 runs,
- * 2026-12-02). Not ended by E passing the floor: where the queue has
+ * 3/8 gave 5.6-8.1 in 15 runs, beside CUBIC's own 5.5-9.2 in the slot
+ * (2026-12-02). Not ended by E passing the floor: where the queue has
  * drained (an srtt of 4 ms) a floor of 10 Mbit/s is 3 packets, and a hold
  * that ended there left E alone at 5 packets as the competitors refilled
  * the queue (2.6 and 3.2 Mbit/s of EB/N = 7.2). A window sized once

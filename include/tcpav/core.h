@@ -434,18 +434,25 @@ static inline void tcpav_set_target(struct tcpav_state *st, __u64 target_Bps)
  * are G's probe of T, which a Reno at its share would not have caused; a
  * retest every 256 rounds, 9 s at a 100-packet queue, would otherwise
  * halve a flagged flow's E each time. Nor, while the flagged flow holds
- * its rate (TCPAV_S_E_HOLD), for a loss before all that was sent before the
- * restart is delivered (RFC 6582's one reduction per window of data: that
- * data is G's push, answered by the restart). The first loss after it is
- * the flow's own: E takes over the held window, halved. */
+ * its rate (TCPAV_S_E_HOLD), for a loss before the delivered count reaches
+ * the mark taken at the restart: as many packets delivered since as were
+ * sent and undelivered then (in the spirit of RFC 6582's one reduction per
+ * window of data: that data is G's push, answered by the restart; a count,
+ * not RFC 6582's sequence number, so a few lost packets at the tail of the
+ * push, detected after as many new ones arrived, count as the flow's own).
+ * The first loss after it is the flow's own: E takes over the held window,
+ * halved. A loss left alone also leaves nothing to undo (e_prior = E): an
+ * undo would otherwise give back the window of G's push. */
 static inline __u32 tcpav_on_loss_event(struct tcpav_state *st, __u32 delivered)
 {
 	st->loss_events++;
-	if (st->flags & TCPAV_S_PROBING)
+	if ((st->flags & TCPAV_S_PROBING) ||
+	    ((st->flags & TCPAV_S_E_HOLD) && (__s32)(delivered - st->hold_mark) < 0)) {
+		st->e_prior = st->e_wnd;
+		st->e_prior_ssthresh = st->e_ssthresh;
 		return st->e_wnd;
+	}
 	if (st->flags & TCPAV_S_E_HOLD) {
-		if ((__s32)(delivered - st->hold_mark) < 0)
-			return st->e_wnd;
 		st->flags &= (__u16)~TCPAV_S_E_HOLD;
 		st->e_wnd = tcpav_max_u32(st->e_wnd, st->g_wnd);
 	}
@@ -987,8 +994,8 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
  * but without G's headroom, a floor under E, which grows as Reno's
  * avoidance (a packet a round, not CUBIC's curve: under the floor E is not
  * the window in use), until E's own first loss event hands E the larger
- * window, halved (the mark is the delivered count once all sent before
- * the restart is delivered, see tcpav_on_loss_event), and E's CUBIC curve
+ * window, halved (the mark: the delivered count once as many packets as
+ * were outstanding at the restart are delivered, see tcpav_on_loss_event), and E's CUBIC curve
  * starts there. Why 3/8, not Reno's 1/2: the rate at the flag is G's
  * push, 20-27 Mbit/s of 28.7 among 3 CUBIC flows, and half of it held for
  * the 10-12 s until the competitors overflow a 1,000-packet queue gave

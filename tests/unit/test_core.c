@@ -2192,9 +2192,19 @@ static void test_valve_restart(void)
 	e_flag = r.st.e_wnd;
 	tcpav_on_loss_event(&r.st, r.delivered + 299);
 	CHECK(r.st.e_wnd == e_flag && (r.st.flags & TCPAV_S_E_HOLD) && tcpav_guaranteed_Bps(&r.st) == hold,
-	      "15: a loss before all sent before the restart is delivered is G's push: E (%u -> %u) and the "
-	      "hold stay",
+	      "15: a loss before the mark (as many delivered as were outstanding at the restart) is G's push: E "
+	      "(%u -> %u) and the hold stay",
 	      e_flag, r.st.e_wnd);
+	{
+		struct tcpav_state s3 = r.st;
+
+		s3.e_prior = 5000; /* E before a cut in G's push */
+		s3.e_prior_ssthresh = 5000;
+		tcpav_on_loss_event(&s3, r.delivered + 299);
+		tcpav_undo(&s3);
+		CHECK(s3.e_wnd == e_flag && s3.e_ssthresh == r.st.e_ssthresh,
+		      "15: ... and leaves nothing to undo: an undo keeps E (%u, not G's push's 5000)", s3.e_wnd);
+	}
 	frac = r.st.hold_frac;
 	for (n = 0; n < 8; n++) /* 600 acked a round: G's count, far above E */
 		rounder_round(&r, 600, 200000, 0, 0);

@@ -197,8 +197,9 @@ struct tcpav_state {
 	 * (no run is judged while flagged): they share their words */
 	union {
 		__u32 below_delivered; /* packets delivered when below_rounds began */
-		__u32 hold_mark;       /* E_HOLD: delivered, once all that was sent
-					* before the restart is delivered */
+		__u32 hold_mark;       /* E_HOLD: delivered at the restart plus the
+					* packets outstanding then (a count, not a
+					* sequence number: tcpav_on_loss_event) */
 	};
 	__u32 e_wmax;         /* flagged: E's CUBIC W_max (the curve's plateau),
 			       * packets */
@@ -314,17 +315,24 @@ static inline __u64 tcpav_bw_est(const struct tcpav_state *st)
  * packets, went from timeout to timeout and delivered 4 Mbit/s. None while
  * the valve holds the flow to E.
  */
-/* g * T */
+/* T * frac / 2^shift, split so that no 128-bit product is needed (BPF
+ * has none): both terms fit 64 bits for frac < 2^16, shift <= 16 */
+static inline __u64 tcpav_fraction_of(__u64 T, __u32 frac, __u32 shift)
+{
+	return (T >> shift) * frac + (((T & ((1ull << shift) - 1)) * frac) >> shift);
+}
+
+/* g * T (g in Q8) */
 static inline __u64 tcpav_gain_Bps(const struct tcpav_state *st)
 {
-	return (st->target_Bps >> 8) * st->gain + (((st->target_Bps & 0xff) * st->gain) >> 8);
+	return tcpav_fraction_of(st->target_Bps, st->gain, 8);
 }
 
 /* While flagged and holding (TCPAV_S_E_HOLD, see tcpav_restart_elastic):
  * the rate G holds, hold_frac of T. */
 static inline __u64 tcpav_hold_Bps(const struct tcpav_state *st)
 {
-	return (st->target_Bps >> 16) * st->hold_frac + (((st->target_Bps & 0xffff) * st->hold_frac) >> 16);
+	return tcpav_fraction_of(st->target_Bps, st->hold_frac, 16);
 }
 
 static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
@@ -845,8 +853,8 @@ static inline void tcpav_hold_at_flag(struct tcpav_state *st)
 	__u64 r = bw ? tcpav_min_u64(st->rate_Bps, bw) : st->rate_Bps;
 	__u64 hold = r / 4 + r / 8;
 
-	if (T == 0 || hold >= T)
-		st->hold_frac = T ? 0xffffu : 0;
+	if (hold >= T) /* T > 0: no flag without a target */
+		st->hold_frac = 0xffffu;
 	else if (T < (1ull << 47))
 		st->hold_frac = (__u16)((hold << 16) / T);
 	else

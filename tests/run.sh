@@ -118,7 +118,7 @@ run_one() {
 }
 
 # limited CMD...: CMD with a time limit, generous for any test that is not
-# an integration test (those have 300 s each in run_list): a test that hangs
+# an integration test (those have 300 s each, or their own, in run_list): a test that hangs
 # fails as "exited with status 124" instead of holding the run (and CI) up.
 # TCPAV_TEST_TIMEOUT sets it (seconds).
 limited() { timeout --kill-after=10 "${TCPAV_TEST_TIMEOUT:-900}" "$@"; }
@@ -133,17 +133,23 @@ not_run() {
 }
 
 # run_list FILE: the tests named in FILE, in order, each with bash in FILE's
-# folder's terms and a time limit. The list is read before any test runs.
+# folder's terms and a time limit: 300 s, or the seconds a line gives after
+# the name ("NAME SECONDS", for a test whose runs are long by design). The
+# list is read before any test runs; a malformed line fails as that test.
 # A list named TESTS is the whole of its folder: a *.sh file there (but a
 # *lib.sh) that it does not name would never run, and fails.
 run_list() {
-	local dir t
-	local -a tests
+	local dir t line limit extra
+	local -a tests lines
 	dir=$(dirname "$1")
-	mapfile -t tests < <(sed -e 's/[[:space:]]*#.*//' -e '/^[[:space:]]*$/d' "$1")
-	for t in "${tests[@]}"; do
-		if [[ -f $dir/$t ]]; then
-			run_one "$t" timeout --kill-after=10 300 bash "$dir/$t"
+	mapfile -t lines < <(sed -e 's/[[:space:]]*#.*//' -e '/^[[:space:]]*$/d' "$1")
+	for line in "${lines[@]}"; do
+		read -r t limit extra <<<"$line"
+		tests+=("$t")
+		if [[ -n $extra || ( -n $limit && ! $limit =~ ^[1-9][0-9]{0,4}$ ) ]]; then
+			not_run "$t" "$1: '$line' is not 'NAME [SECONDS]'"
+		elif [[ -f $dir/$t ]]; then
+			run_one "$t" timeout --kill-after=10 "${limit:-300}" bash "$dir/$t"
 		else
 			not_run "$t" "$dir/$t is missing"
 		fi

@@ -17,12 +17,21 @@
 #    over the last 10 s (a flow at AVR >= 0.95 is never flagged).
 #
 # Run "over": targets 15 + 15 Mbit/s (30 > EB) among 2 CUBIC, and its
-# control, 4 CUBIC flows in the same slots, OVER_SECS = 40 s each
-# (TCPAV_OVER_SECS): the bound on the CUBIC flows below has little room
-# (53 % expected against 50 %, see there) and the split of a 100-packet
-# queue among CUBIC flows wanders for seconds, so the runs are twice
-# as long as "held" to halve the variance of the two means compared (at
-# 20 s: 50.9-58.3 % in 12 runs; at 40 s: 51.3-55.4 % in 7, 2026-12-02).
+# control, 4 CUBIC flows in the same slots, OVER_SECS = 120 s each
+# (TCPAV_OVER_SECS). The bound on the CUBIC flows below has little room
+# (53 % expected against 50 %, see there), and the split of a 100-packet
+# queue among CUBIC flows wanders for seconds. A third run, "slot", puts
+# a kernel CUBIC flow in the flagged flow's place (one tcp_av flow at 15,
+# 3 CUBIC), and its figures are printed beside: what the bound leaves the
+# physics. Measured at 40 s (2026-12-02), the two CUBIC flows kept 50.4,
+# 55.9 and 53.2 % of their control with CUBIC in the slot; 51.8, 50.5 and
+# 50.6 % with a kernel Reno there; 49.9-55.9 % (6 runs) with tcp_av
+# flagged; 48.9-54.6 % (6 runs) before E's friendly rate went under
+# Reno's (core.h, tcpav_grow_cubic). So the bound holds for a flow as fair
+# as CUBIC only on the mean, and the runs are 3 times as long as 40 s, so
+# the spread of the mean compared (sd 2.4 points at 40 s) is about
+# 1.4 points. At 120 s (2026-12-02): 56.8 %, CUBIC in the slot 52.9 %.
+# About 7 minutes in all (TESTS gives the test 600 s).
 # N = 4, EB/N = 6.25 Mbit/s.
 # From FROM = 2 s (as in infeasible_target.sh), in windows of
 # W = max(2 s, 4 srtt). REF is the control's mean per slot over [2 s, OVER_SECS]
@@ -49,7 +58,7 @@
 #    there is flagged in none; one in between is not judged (said so).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/valve_lib.sh"
-EB=25000000 N=4 SECS=20 OVER_SECS=${TCPAV_OVER_SECS:-40}
+EB=25000000 N=4 SECS=20 OVER_SECS=${TCPAV_OVER_SECS:-120}
 
 # rules PORT:RATE...: a tcp_av rule per port; their ids in RULES
 RULES=()
@@ -94,6 +103,7 @@ TB_EXTRA_CLEANUP="_sampler_stop; _tcpav_cleanup"
 held=$TMP/held targets=(5000000 5000000 8000000)
 rules 5201:5M 5202:5M 5203:8M
 mix_run "$held" $SECS rule rule rule cubic cubic || stop_here "the 5+5+8 run failed"
+keep_run "$held"
 rules_del
 srtt=$(run_srtt_us "$held" 0 1 2 3 4)
 from=$(awk -v r="$srtt" 'BEGIN { f = 32 * r / 1e6; if (f < 2) f = 2; printf "%.1f", f }')
@@ -114,8 +124,15 @@ done
 # --- over: 15 + 15 among 2 CUBIC, and the all-CUBIC control ---
 ctl=$TMP/control over=$TMP/over
 mix_run "$ctl" $OVER_SECS cubic cubic cubic cubic || stop_here "the all-CUBIC control failed"
+keep_run "$ctl"
 rules 5201:15M 5202:15M
 mix_run "$over" $OVER_SECS rule rule cubic cubic || stop_here "the 15+15 run failed"
+keep_run "$over"
+rules_del
+slot=$TMP/slot
+rules 5201:15M
+mix_run "$slot" $OVER_SECS rule cubic cubic cubic || stop_here "the CUBIC-in-the-slot control failed"
+keep_run "$slot"
 rules_del
 srtt=$(run_srtt_us "$over" 0 1 2 3)
 w=$(tb_window_s "$srtt")
@@ -151,6 +168,8 @@ for i in 2 3; do
 done
 echo "# over: the CUBIC flows together $(mbit $cubic) of their control's 2 REF $(mbit $((2 * ref))) Mbit/s ($(pct $cubic $((2 * ref))) %)"
 check_ge "over: the CUBIC flows together keep >= 50 % of their control" "$cubic" "$ref"
+sc=$(($(tb_flow_goodput "$slot" 2 2 $OVER_SECS) + $(tb_flow_goodput "$slot" 3 2 $OVER_SECS)))
+echo "# slot (CUBIC in the flagged flow's place): tcp_av $(mbit "$(tb_flow_goodput "$slot" 0 2 $OVER_SECS)"), CUBIC in the slot $(mbit "$(tb_flow_goodput "$slot" 1 2 $OVER_SECS)"), the two CUBIC flows together $(mbit "$sc") Mbit/s ($(pct "$sc" $((2 * ref))) % of 2 REF)"
 for i in 0 1; do
 	flags_follow "$over" $OVER_SECS $i 15000000
 done

@@ -28,7 +28,9 @@
  *      srtt, not min_rtt: behind a queue that competitors keep full a min_rtt window
  *      starves the flow; G follows srtt up, and the window G/srtt = g*T
  *      holds the rate.
- *      Losses never cut G.
+ *      Losses never cut G. A timeout does, for a while: cwnd then
+ *      slow-starts back to max(G, E) (tcpav_rebuild_cwnd), as Reno's
+ *      restarts to its ssthresh.
  *
  * cwnd = max(G, E). While G dominates the flow is paced at 6/5 g*T (see
  * tcpav_g_pacing_Bps), so the window never dumps its packets in a burst yet
@@ -156,6 +158,8 @@
 #define TCPAV_S_E_RESTART 0x2000u      /* flagged: E restarts at the next round's end */
 #define TCPAV_S_RUN_CEILING 0x4000u    /* the gain was at its ceiling in this run */
 #define TCPAV_S_E_EPOCH 0x8000u        /* flagged: E's CUBIC epoch has begun */
+#define TCPAV_S_REBUILD 0x40u          /* after a timeout: cwnd slow-starts back
+					* to max(G, E) (tcpav_rebuild_cwnd) */
 #define TCPAV_S_E_HOLD 0x20u           /* flagged: G holds 3/8 of the flow's rate
 					* until E's own first loss event */
 
@@ -232,6 +236,9 @@ struct tcpav_ack {
 	__u32 undelivered;    /* packets sent and not yet delivered:
 			       * packets_out - sacked_out (lost ones count:
 			       * they are delivered once retransmitted) */
+	__u32 cwnd;           /* the socket's cwnd before this ACK: what the law
+			       * set last, or after a timeout the kernel's
+			       * in-flight + 1; 0 = unknown (no rebuild) */
 };
 
 /* What the law decides. */
@@ -503,8 +510,38 @@ static inline void tcpav_on_timeout(struct tcpav_state *st)
 	st->e_wmax = 0;
 	st->flags &= (__u16)~(TCPAV_S_E_EPOCH | TCPAV_S_E_HOLD);
 	/* the round spans a silence (an outage): its rate says nothing of
-	 * what pacing at g*T delivers, so it must not ramp the gain */
+	 * what pacing at g*T delivers, so it must not ramp the gain; nor do
+	 * the rounds of the rebuild that follows (tcpav_rebuild_cwnd) */
+	st->flags |= TCPAV_S_ROUND_RTO | TCPAV_S_REBUILD;
+}
+
+/*
+ * After a timeout the window comes back by slow start, from the kernel's
+ * in-flight + 1 to max(G, E): a packet more per packet acknowledged, as
+ * Reno's cwnd after an RTO, but up to G, not to a halved ssthresh. Why: a
+ * timeout is the path saying that what was sent did not arrive. Restored
+ * at once, G sent its whole window again as retransmissions into a queue
+ * the competitors' ACK clocks keep full: behind a 151 KB bfifo fed 64 KB
+ * super-packets (whole over veth, deep_buffers_veth_gso.sh) the burst was
+ * lost again, the RTO backed off, and the flow sent nothing for 1-2 s and
+ * was flagged infeasible at T = EB/2. Small first windows fit the room a
+ * full queue has left. Where the queue has drained (a silent outage, all
+ * flows timed out) the slow start's rounds are short and G is back within
+ * a few of them. Its rounds are left out of rates, gain and valve, as the
+ * timeout's own (TCPAV_S_ROUND_RTO). An undone (spurious) timeout ends it.
+ */
+static inline __u32 tcpav_rebuild_cwnd(struct tcpav_state *st, const struct tcpav_ack *ack, __u32 cwnd)
+{
+	__u32 c = ack->cwnd + ack->acked;
+
+	if (!(st->flags & TCPAV_S_REBUILD))
+		return cwnd;
+	if (ack->cwnd == 0 || c < ack->cwnd || c >= cwnd) {
+		st->flags &= (__u16)~TCPAV_S_REBUILD;
+		return cwnd;
+	}
 	st->flags |= TCPAV_S_ROUND_RTO;
+	return tcpav_max_u32(c, 1u);
 }
 
 static inline __u32 tcpav_cwnd(const struct tcpav_state *st)
@@ -517,7 +554,8 @@ static inline __u32 tcpav_undo(struct tcpav_state *st)
 {
 	st->e_wnd = tcpav_max_u32(st->e_wnd, st->e_prior);
 	st->e_ssthresh = tcpav_max_u32(st->e_ssthresh, st->e_prior_ssthresh);
-	st->flags &= (__u16)~TCPAV_S_E_EPOCH; /* the curve restarts from E */
+	/* the curve restarts from E; a spurious timeout needs no rebuild */
+	st->flags &= (__u16)~(TCPAV_S_E_EPOCH | TCPAV_S_REBUILD);
 	return tcpav_cwnd(st);
 }
 
@@ -1070,6 +1108,8 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 		st->flags |= TCPAV_S_ROUND_WINDOW_LIMITED;
 	if (ack->losses)
 		st->flags |= TCPAV_S_ROUND_LOSS;
+	if (st->flags & TCPAV_S_REBUILD) /* the rebuild's rounds, as the timeout's */
+		st->flags |= TCPAV_S_ROUND_RTO;
 
 	/* Round trip accounting, as BBR counts rounds. */
 	if ((__s32)(ack->prior_delivered - st->round_start_delivered) >= 0 &&
@@ -1102,7 +1142,7 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 			st->g_wnd = TCPAV_WND_MAX;
 	}
 
-	cwnd = tcpav_cwnd(st);
+	cwnd = tcpav_rebuild_cwnd(st, ack, tcpav_cwnd(st));
 	out->cwnd = cwnd;
 	if (st->target_Bps == 0) {
 		st->flags &= (__u16)~TCPAV_S_G_DOMINATES;

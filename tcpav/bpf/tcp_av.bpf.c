@@ -12,8 +12,8 @@
  *
  * With cong_control set the kernel neither grows nor reduces cwnd itself
  * (no PRR, no tcp_update_pacing_rate), so every ACK ends with our cwnd and
- * pacing rate; after a timeout the kernel sets cwnd to in-flight + 1 and the
- * next ACK restores max(G, E).
+ * pacing rate; after a timeout the kernel sets cwnd to in-flight + 1, from
+ * which the law slow-starts back to max(G, E) (tcpav_rebuild_cwnd).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -218,6 +218,7 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 	 * (Loss) the window slow-starts again */
 	a.in_recovery = ca_state == TCP_CA_CWR || ca_state == TCP_CA_Recovery;
 	a.undelivered = tp->packets_out - tp->sacked_out;
+	a.cwnd = tp->snd_cwnd;
 
 	tcpav_on_ack(st, &a, &out);
 

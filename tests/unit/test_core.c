@@ -371,6 +371,7 @@ struct rounder {
 	u32 window_limited; /* every ACK says rwnd or sndbuf limited */
 	u32 rtt_us;         /* every ACK's RTT sample (0: none); srtt is the round's time */
 	u32 undelivered;    /* every ACK's packets sent, not yet delivered */
+	u32 cwnd;           /* every ACK's socket cwnd before it (0: unknown) */
 };
 
 static struct tcpav_out rounder_round(struct rounder *r, u32 pkts, u64 elapsed, int app_limited,
@@ -396,6 +397,7 @@ static struct tcpav_out rounder_round(struct rounder *r, u32 pkts, u64 elapsed, 
 	a.app_limited = (u32)app_limited;
 	a.window_limited = r->window_limited;
 	a.undelivered = r->undelivered;
+	a.cwnd = r->cwnd;
 	o = ack_once(&r->st, &a);
 	return o;
 }
@@ -946,7 +948,9 @@ static void test_losses_keep_G(void)
 	      o.cwnd);
 	tcpav_on_timeout(&st);
 	o = ack_once(&st, &a);
-	CHECK(st.e_wnd == 1 && o.cwnd == g, "6: after a timeout cwnd is still G = %u (got %u)", g, o.cwnd);
+	CHECK(st.e_wnd == 1 && o.cwnd == g,
+	      "6: after a timeout, the socket's cwnd unknown (0: no rebuild), cwnd is still G = %u (got %u)", g,
+	      o.cwnd);
 
 	/* E dominating: the cut falls on E only, cwnd never below G */
 	tcpav_init(&st, 400, 2000000, 0, 0);
@@ -1897,6 +1901,69 @@ static void test_outage(void)
 	CHECK(r.st.gain > g0, "12: ... a later round at T/2 (no timeout) ramps it (%u -> %u)", g0, r.st.gain);
 }
 
+/*
+ * After a timeout the window slow-starts back to max(G, E) from the
+ * kernel's in-flight + 1 (tcpav_rebuild_cwnd): a packet more per packet
+ * acknowledged, so it doubles a round, and G is back once the doubling
+ * reaches it. Those rounds deliver far under T; like the timeout's own
+ * they leave the gain and the valve alone. An undone (spurious) timeout
+ * ends the rebuild; a binding that cannot tell the socket's cwnd (0) gets
+ * max(G, E) at once.
+ */
+static void test_timeout_rebuild(void)
+{
+	const u64 T = 1250000; /* 25 packets of 1000 B in 20 ms */
+	struct rounder r;
+	struct tcpav_out o;
+	u32 g0, G, cwnd, want, rounds = 0, bad = 0, n;
+
+	memset(&r, 0, sizeof(r));
+	r.mss = 1000;
+	tcpav_init(&r.st, 10, T, 0, 0);
+	for (n = 0; n < 40; n++)
+		rounder_round(&r, 25, 20000, 0, 0);
+	g0 = r.st.gain;
+	G = r.st.g_wnd;
+	tcpav_on_timeout(&r.st);
+	/* the kernel after the timeout: cwnd = in-flight + 1 = 1; each round
+	 * acknowledges what the last one sent */
+	for (cwnd = 1; cwnd < G && rounds < 20; rounds++) {
+		r.cwnd = cwnd;
+		o = rounder_round(&r, cwnd, 20000, 0, 0);
+		want = 2 * cwnd < max32(G, r.st.e_wnd) ? 2 * cwnd : max32(G, r.st.e_wnd);
+		if (o.cwnd != want)
+			bad++;
+		cwnd = o.cwnd;
+	}
+	CHECK(bad == 0 && cwnd >= G && cwnd == max32(r.st.g_wnd, r.st.e_wnd) && rounds == 5 &&
+		      !(r.st.flags & TCPAV_S_REBUILD),
+	      "12b: after a timeout cwnd doubles a round from 1 (1, 2, 4, 8, 16) up to max(G %u, E %u) = %u, reached "
+	      "after %u rounds (5; %u rounds off the doubling)",
+	      G, r.st.e_wnd, cwnd, rounds, bad);
+	CHECK(r.st.gain == g0 && !(r.st.flags & TCPAV_S_INFEASIBLE) && r.st.below_rounds == 0,
+	      "12b: the rebuild's rounds, at 1-16 packets of 25, leave the gain (%u -> %u) and the valve (%u rounds "
+	      "in a run) alone",
+	      g0, r.st.gain, r.st.below_rounds);
+	r.cwnd = G;
+	rounder_round(&r, 12, 20000, 0, 0);
+	CHECK(r.st.gain > g0, "12b: the first round after it, at T/2, counts: the gain ramps (%u -> %u)", g0, r.st.gain);
+
+	/* a spurious timeout, undone: no rebuild */
+	tcpav_on_timeout(&r.st);
+	tcpav_undo(&r.st);
+	r.cwnd = 1;
+	o = rounder_round(&r, 1, 20000, 0, 0);
+	CHECK(o.cwnd == max32(r.st.g_wnd, r.st.e_wnd) && o.cwnd > 2,
+	      "12b: an undone timeout ends the rebuild: cwnd %u = max(G, E) at once", o.cwnd);
+
+	/* a binding that cannot tell the socket's cwnd (0): max(G, E) at once */
+	tcpav_on_timeout(&r.st);
+	r.cwnd = 0;
+	o = rounder_round(&r, 1, 20000, 0, 0);
+	CHECK(o.cwnd == max32(r.st.g_wnd, r.st.e_wnd) && !(r.st.flags & TCPAV_S_REBUILD),
+	      "12b: the socket's cwnd unknown (0): cwnd %u = max(G, E) at once", o.cwnd);
+}
+
 /* ---- 13. window-limited rounds and the valve ---- */
 
 /*
@@ -2486,6 +2553,7 @@ int main(void)
 	test_rounds();
 	test_deep_queue();
 	test_outage();
+	test_timeout_rebuild();
 	test_window_limited_valve();
 	test_valve_clear();
 	test_valve_run_mean();

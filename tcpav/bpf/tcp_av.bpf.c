@@ -218,7 +218,9 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 	 * (Loss) the window slow-starts again */
 	a.in_recovery = ca_state == TCP_CA_CWR || ca_state == TCP_CA_Recovery;
 	a.undelivered = tp->packets_out - tp->sacked_out;
-	a.cwnd = tp->snd_cwnd;
+	/* at the clamp the socket's cwnd cannot grow to max(G, E): unknown,
+	 * so no rebuild is left waiting for it (tcpav_rebuild_cwnd) */
+	a.cwnd = tp->snd_cwnd < tp->snd_cwnd_clamp ? tp->snd_cwnd : 0;
 
 	tcpav_on_ack(st, &a, &out);
 

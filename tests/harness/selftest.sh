@@ -73,21 +73,30 @@ check "with TCPAV_ALLOW_SKIP=1 the same run passes (exit $rc)" test "$rc" -eq 0
 
 # A list line may give the test its own time limit ("NAME SECONDS"): a
 # test over it is stopped and fails; one under it passes; a limit that is
-# not a number of seconds fails as that test, and the list goes on.
+# not a number of seconds fails as that test, and the list goes on. The
+# list is a TESTS, so its folder's *.sh files must be named in it or in
+# OPEN beside it, a "NAME SECONDS" line naming NAME.
 mkdir "$tmp/limits"
 printf '#!/usr/bin/env bash\necho 1..1\nsleep "${1:-0}"\necho ok 1 - woke\n' >"$tmp/limits/sleeper.sh"
 printf 'exec bash "$(dirname "$0")/sleeper.sh" 30\n' >"$tmp/limits/slow.sh"
-printf 'sleeper.sh 20\nslow.sh 1\nsleeper.sh 1s\nsleeper.sh 5 6\n' >"$tmp/limits/LIST"
+cp "$tmp/limits/sleeper.sh" "$tmp/limits/open_only.sh"
+cp "$tmp/limits/sleeper.sh" "$tmp/limits/stray.sh"
+printf 'sleeper.sh 20\nslow.sh 1\nsleeper.sh 1s\nsleeper.sh 5 6\n' >"$tmp/limits/TESTS"
+printf '# listed, not run\nopen_only.sh 60\n' >"$tmp/limits/OPEN"
 rc=0
-TCPAV_ALLOW_SKIP=0 "$top/tests/run.sh" --tests-file "$tmp/limits/LIST" >"$tmp/limits.out" 2>&1 || rc=$?
-check "limits: 'sleeper.sh 20' passes, 'slow.sh 1' is stopped, two malformed lines fail: 1 passed, 3 failed" \
-    eval "((rc != 0)) && test \"\$(tail -n 1 '$tmp/limits.out')\" = '1 passed, 3 failed, 0 skipped'"
+TCPAV_ALLOW_SKIP=0 "$top/tests/run.sh" --tests-file "$tmp/limits/TESTS" >"$tmp/limits.out" 2>&1 || rc=$?
+check "limits: 'sleeper.sh 20' passes, 'slow.sh 1' is stopped, two malformed lines and unlisted stray.sh fail: 1 passed, 4 failed" \
+    eval "((rc != 0)) && test \"\$(tail -n 1 '$tmp/limits.out')\" = '1 passed, 4 failed, 0 skipped'"
 check "limits: the stopped test fails as a timeout (status 124)" \
     has_prefix "$tmp/limits.out" "slow.sh: FAILED: exited with status 124"
 check "limits: a limit that is not seconds names the line" \
-    has "$tmp/limits.out" "sleeper.sh: FAILED: $tmp/limits/LIST: 'sleeper.sh 1s' is not 'NAME [SECONDS]'"
+    has "$tmp/limits.out" "sleeper.sh: FAILED: $tmp/limits/TESTS: 'sleeper.sh 1s' is not 'NAME [SECONDS]'"
 check "limits: so does a line with a field too many" \
-    has "$tmp/limits.out" "sleeper.sh: FAILED: $tmp/limits/LIST: 'sleeper.sh 5 6' is not 'NAME [SECONDS]'"
+    has "$tmp/limits.out" "sleeper.sh: FAILED: $tmp/limits/TESTS: 'sleeper.sh 5 6' is not 'NAME [SECONDS]'"
+check "limits: a test listed as 'NAME SECONDS' (in TESTS, or in OPEN beside it) is not reported 'not listed'" \
+    eval "! grep -Eq '^(sleeper|slow|open_only)\.sh: FAILED: not listed' '$tmp/limits.out'"
+check "limits: stray.sh, in neither list, is" \
+    has "$tmp/limits.out" "stray.sh: FAILED: not listed in $tmp/limits/TESTS: it would never run"
 
 # what run.sh printed, for the reader of a failure
 tap_passing || sed 's/^/#   | /' "$tmp/out"

@@ -28,9 +28,9 @@
  *      srtt, not min_rtt: behind a queue that competitors keep full a min_rtt window
  *      starves the flow; G follows srtt up, and the window G/srtt = g*T
  *      holds the rate.
- *      Losses never cut G. A timeout does, for a while: cwnd then
- *      slow-starts back to max(G, E) (tcpav_rebuild_cwnd), as Reno's
- *      restarts to its ssthresh.
+ *      Losses never cut G, nor does a timeout; but after one cwnd is
+ *      held under G for a while: it slow-starts back to max(G, E)
+ *      (tcpav_rebuild_cwnd), as Reno's restarts to its ssthresh.
  *
  * cwnd = max(G, E). While G dominates the flow is paced at 6/5 g*T (see
  * tcpav_g_pacing_Bps), so the window never dumps its packets in a burst yet
@@ -66,7 +66,8 @@
  * it began, over its time) stays below 7/8 T and the smoothed rate below T;
  * when it has lasted TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS, and
  * at least one of its rounds saw losses or ECN marks, T is judged
- * infeasible. Rounds
+ * infeasible. A timeout's rounds and the rebuild's are no part of a run:
+ * neither its rounds nor its time nor its delivery. Rounds
  * limited by the send buffer or the receive window count too when they lost
  * packets: a window that overflows the path's queue is not what binds. The
  * flow is flagged and G is switched off, so the flow is its elastic part
@@ -528,7 +529,16 @@ static inline void tcpav_on_timeout(struct tcpav_state *st)
  * full queue has left. Where the queue has drained (a silent outage, all
  * flows timed out) the slow start's rounds are short and G is back within
  * a few of them. Its rounds are left out of rates, gain and valve, as the
- * timeout's own (TCPAV_S_ROUND_RTO). An undone (spurious) timeout ends it.
+ * timeout's own (TCPAV_S_ROUND_RTO), their time and delivery included
+ * (tcpav_round_end). It ends where the kernel undoes the timeout
+ * (tcpav_undo: every retransmission found spurious, by timestamps or
+ * DSACKs; the kernel asks for it only where it saved ssthresh at the
+ * timeout). As Reno in the Loss state it grows with delivery alone: an ACK
+ * that acknowledges nothing leaves the window where it is, and losses
+ * during the rebuild do not stop it (a second timeout starts it again
+ * from in-flight + 1). In one outage.sh run of 12 the window sat at 8 for
+ * 4 s after a second timeout, its retransmissions not getting through (not
+ * diagnosed further).
  */
 static inline __u32 tcpav_rebuild_cwnd(struct tcpav_state *st, const struct tcpav_ack *ack, __u32 cwnd)
 {
@@ -959,6 +969,23 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		tcpav_clear_valve(st);
 		st->gain = TCPAV_GAIN_UNIT;
 		st->flags |= TCPAV_S_PROBING;
+	}
+	/* A timeout's round and the rebuild's are left out of the valve's
+	 * runs as they are out of its rounds: their time and what they
+	 * delivered, too (the run's clock and count move past them). Else a
+	 * run open before a timeout took its silence and slow start as time
+	 * under 7/8 T and flagged a feasible flow right after the rebuild;
+	 * and a flow whose timeouts recur is still judged, on its other
+	 * rounds. */
+	if (timeout) {
+		__u16 ms = (__u16)(tcpav_ms16(now_us) - tcpav_ms16(st->round_start_us));
+
+		if (st->below_rounds && !(st->flags & TCPAV_S_INFEASIBLE)) {
+			st->below_since_ms = (__u16)(st->below_since_ms + ms);
+			st->below_delivered += delivered - st->round_start_delivered;
+		}
+		if (st->above_rounds)
+			st->above_since_ms = (__u16)(st->above_since_ms + ms);
 	}
 	if (T == 0 || app_limited || timeout)
 		return;

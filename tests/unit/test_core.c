@@ -2110,6 +2110,53 @@ static void test_valve_run_mean(void)
 	      n);
 }
 
+/* ---- 14d. a timeout's rounds are out of the valve's run, time included ---- */
+
+/*
+ * The valve judges the rounds G is sent in. A timeout's round (its silence)
+ * and the rebuild's are left out of the run: of its rounds, and of its time
+ * and delivery. A feasible flow whose run under 7/8 T was open at a timeout
+ * is not flagged for the silence once it is back at T; a flow that cannot
+ * reach T and times out again and again is still flagged, after a second
+ * of its other rounds.
+ */
+static void test_valve_timeouts(void)
+{
+	const u64 T = 5000000; /* 50 packets of 1000 B per 10 ms round */
+	const u32 need = TCPAV_VALVE_MIN_MS * 1000 / 10000;
+	struct rounder r;
+	u32 n, judged = 0, cycles = 0;
+
+	rounder_start(&r, T, 50);
+	r.st.gain = TCPAV_GAIN_MAX;
+	for (n = 0; n < 50; n++) /* 0.5 s at 0.8 T, lossy: a run, not yet a second */
+		rounder_round(&r, 40, 10000, 0, 1);
+	tcpav_on_timeout(&r.st);
+	rounder_round(&r, 1, 700000, 0, 0); /* the timeout's round: 0.7 s, 1 packet */
+	for (n = 0; n < 100 && !(r.st.flags & TCPAV_S_INFEASIBLE); n++)
+		rounder_round(&r, 53, 10000, 0, n % 4 == 0);
+	CHECK(!(r.st.flags & TCPAV_S_INFEASIBLE) && r.st.below_rounds == 0,
+	      "14d: 0.5 s at 0.8 T (a run), a timeout's 0.7 s of silence, then 21/20 T: never flagged, the run "
+	      "ended (%u rounds, %u in a run)",
+	      n, r.st.below_rounds);
+
+	rounder_start(&r, T, 50);
+	r.st.gain = TCPAV_GAIN_MAX;
+	while (cycles < 100 && !(r.st.flags & TCPAV_S_INFEASIBLE)) {
+		for (n = 0; n < 5 && !(r.st.flags & TCPAV_S_INFEASIBLE); n++, judged++)
+			rounder_round(&r, 25, 10000, 0, 1); /* T/2, lossy */
+		if (r.st.flags & TCPAV_S_INFEASIBLE)
+			break;
+		tcpav_on_timeout(&r.st);
+		rounder_round(&r, 2, 300000, 0, 0);
+		cycles++;
+	}
+	CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && judged >= need && judged <= need + 2,
+	      "14d: T/2 in 5 lossy rounds of 10 ms, then a timeout of 0.3 s, over and over: flagged after %u "
+	      "rounds of 10 ms between %u timeouts (bound %u..%u: a second of them)",
+	      judged, cycles, need, need + 2);
+}
+
 /* ---- 14c. the valve's run counts the full-pipe check's rounds ---- */
 
 /*
@@ -2557,6 +2604,7 @@ int main(void)
 	test_window_limited_valve();
 	test_valve_clear();
 	test_valve_run_mean();
+	test_valve_timeouts();
 	test_valve_from_stall();
 	test_valve_restart();
 	test_packet_bytes();

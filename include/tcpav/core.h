@@ -28,8 +28,8 @@
  *      srtt, not min_rtt: behind a queue that competitors keep full a min_rtt window
  *      starves the flow; G follows srtt up, and the window G/srtt = g*T
  *      holds the rate.
- *      Losses never cut G, nor does a timeout; but after one cwnd is
- *      held under G for a while: it slow-starts back to max(G, E)
+ *      Losses never cut G, nor does a timeout; but after a timeout,
+ *      cwnd is held under G for a while: it slow-starts back to max(G, E)
  *      (tcpav_rebuild_cwnd), as Reno's restarts to its ssthresh.
  *
  * cwnd = max(G, E). While G dominates the flow is paced at 6/5 g*T (see
@@ -67,7 +67,8 @@
  * when it has lasted TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS, and
  * at least one of its rounds saw losses or ECN marks, T is judged
  * infeasible. A timeout's rounds and the rebuild's are no part of a run:
- * neither its rounds nor its time nor its delivery. Rounds
+ * neither its rounds nor its time nor its delivery (nor of the smoothed
+ * rate). Rounds
  * limited by the send buffer or the receive window count too when they lost
  * packets: a window that overflows the path's queue is not what binds. The
  * flow is flagged and G is switched off, so the flow is its elastic part
@@ -79,7 +80,7 @@
  * flag clears
  * when E alone delivers 7/8 T, smoothed and in every round of a run of at
  * least TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS (competitors left;
- * the same second the valve takes to flag), when the target changes,
+ * the same second the valve takes to flag; a timeout ends the run), when the target changes,
  * and for a retest TCPAV_RETEST_ROUNDS rounds after the flag: G comes back from g = 1
  * and the valve judges again, in TCPAV_VALVE_ROUNDS rounds at the ceiling
  * without the minimum time (a few rounds of pressure in hundreds, not a
@@ -500,7 +501,7 @@ static inline void tcpav_on_ece(struct tcpav_state *st)
 }
 
 /* A retransmission timeout: E restarts from one packet, as Reno's cwnd; the
- * round is left out of the rate and the gain, as a window-limited one. */
+ * round is left out of the rate, the gain and the valve. */
 static inline void tcpav_on_timeout(struct tcpav_state *st)
 {
 	st->e_wnd = TCPAV_E_MIN;
@@ -531,8 +532,8 @@ static inline void tcpav_on_timeout(struct tcpav_state *st)
  * a few of them. Its rounds are left out of rates, gain and valve, as the
  * timeout's own (TCPAV_S_ROUND_RTO), their time and delivery included
  * (tcpav_round_end). It ends where the kernel undoes the timeout
- * (tcpav_undo: every retransmission found spurious, by timestamps or
- * DSACKs; the kernel asks for it only where it saved ssthresh at the
+ * (tcpav_undo: every retransmission found spurious, by timestamps,
+ * F-RTO or DSACKs; the kernel asks for it only where it saved ssthresh at the
  * timeout). As Reno in the Loss state it grows with delivery alone: an ACK
  * that acknowledges nothing leaves the window where it is, and losses
  * during the rebuild do not stop it (a second timeout starts it again
@@ -948,7 +949,9 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 
 	st->flags = f;
 
-	if (!(app_limited || window_limited || timeout) || round_Bps > st->rate_Bps)
+	/* a timeout's round (or the rebuild's) never: one ended by the burst
+	 * of SACKs a retransmission releases reads far above the link */
+	if (!timeout && (!(app_limited || window_limited) || round_Bps > st->rate_Bps))
 		st->rate_Bps = st->rate_Bps ? (3 * st->rate_Bps + round_Bps) / 4 : round_Bps;
 	/* not from limited rounds: the first round (an initial window acked
 	 * within a millisecond) would read as 70 Mbit/s */
@@ -976,7 +979,8 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	 * run open before a timeout took its silence and slow start as time
 	 * under 7/8 T and flagged a feasible flow right after the rebuild;
 	 * and a flow whose timeouts recur is still judged, on its other
-	 * rounds. */
+	 * rounds. A flagged flow's run at 7/8 T (to clear) ends at one: it
+	 * asks for 7/8 T in every round. */
 	if (timeout) {
 		__u16 ms = (__u16)(tcpav_ms16(now_us) - tcpav_ms16(st->round_start_us));
 
@@ -984,8 +988,7 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 			st->below_since_ms = (__u16)(st->below_since_ms + ms);
 			st->below_delivered += delivered - st->round_start_delivered;
 		}
-		if (st->above_rounds)
-			st->above_since_ms = (__u16)(st->above_since_ms + ms);
+		st->above_rounds = 0;
 	}
 	if (T == 0 || app_limited || timeout)
 		return;

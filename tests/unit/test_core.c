@@ -2116,16 +2116,20 @@ static void test_valve_run_mean(void)
  * The valve judges the rounds G is sent in. A timeout's round (its silence)
  * and the rebuild's are left out of the run: of its rounds, and of its time
  * and delivery. A feasible flow whose run under 7/8 T was open at a timeout
- * is not flagged for the silence once it is back at T; a flow that cannot
- * reach T and times out again and again is still flagged, after a second
- * of its other rounds.
+ * is not flagged for the silence, nor for the rebuild's slow rounds, once
+ * it is back at T; a flow that cannot reach T and times out again and
+ * again is still flagged, after a second of its other rounds. A timeout's
+ * round is out of the smoothed rate too (a burst of SACKs reads far above
+ * the link), and it ends a flagged flow's run at 7/8 T: the flag clears
+ * only on 7/8 T in every round.
  */
 static void test_valve_timeouts(void)
 {
 	const u64 T = 5000000; /* 50 packets of 1000 B per 10 ms round */
 	const u32 need = TCPAV_VALVE_MIN_MS * 1000 / 10000;
 	struct rounder r;
-	u32 n, judged = 0, cycles = 0;
+	u32 n, judged = 0, cycles = 0, rebuild;
+	u64 rate;
 
 	rounder_start(&r, T, 50);
 	r.st.gain = TCPAV_GAIN_MAX;
@@ -2139,6 +2143,48 @@ static void test_valve_timeouts(void)
 	      "14d: 0.5 s at 0.8 T (a run), a timeout's 0.7 s of silence, then 21/20 T: never flagged, the run "
 	      "ended (%u rounds, %u in a run)",
 	      n, r.st.below_rounds);
+
+	/* the same with the rebuild's slow start after the timeout: rounds of
+	 * 100 ms carrying 1, 2, 4 ... packets, a tenth of T and less */
+	rounder_start(&r, T, 50);
+	r.st.gain = TCPAV_GAIN_MAX;
+	for (n = 0; n < 50; n++)
+		rounder_round(&r, 40, 10000, 0, 1);
+	tcpav_on_timeout(&r.st);
+	r.cwnd = 1;
+	for (n = 0; n < 20 && (r.st.flags & TCPAV_S_REBUILD); n++)
+		r.cwnd = rounder_round(&r, r.cwnd, 100000, 0, 0).cwnd;
+	rebuild = n;
+	r.cwnd = 0;
+	for (n = 0; n < 100 && !(r.st.flags & TCPAV_S_INFEASIBLE); n++)
+		rounder_round(&r, 53, 10000, 0, n % 4 == 0);
+	CHECK(rebuild >= 3 && !(r.st.flags & TCPAV_S_INFEASIBLE) && r.st.below_rounds == 0,
+	      "14d: 0.5 s at 0.8 T (a run), a timeout, %u rebuild rounds of 100 ms, then 21/20 T: never flagged "
+	      "(%u rounds, %u in a run)",
+	      rebuild, n, r.st.below_rounds);
+
+	/* a round ended by a timeout's burst of SACKs: not in the smoothed rate */
+	rate = r.st.rate_Bps;
+	tcpav_on_timeout(&r.st);
+	rounder_round(&r, 500, 10000, 0, 0);
+	CHECK(r.st.rate_Bps == rate, "14d: a timeout's round at 10 T leaves the smoothed rate (%llu -> %llu B/s)",
+	      (unsigned long long)rate, (unsigned long long)r.st.rate_Bps);
+
+	/* flagged, E at 0.95 T in every round but a timeout every third:
+	 * the run that clears the flag asks for 7/8 T in every round */
+	rounder_start(&r, T, 50);
+	r.st.gain = TCPAV_GAIN_MAX;
+	for (n = 0; n < 200 && !(r.st.flags & TCPAV_S_INFEASIBLE); n++)
+		rounder_round(&r, 25, 10000, 0, 1);
+	for (n = 0; n < 60 && (r.st.flags & TCPAV_S_INFEASIBLE); n++) {
+		rounder_round(&r, 48, 10000, 0, 0);
+		rounder_round(&r, 48, 10000, 0, 0);
+		tcpav_on_timeout(&r.st);
+		rounder_round(&r, 5, 100000, 0, 0);
+	}
+	CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && !(r.st.flags & TCPAV_S_PROBING),
+	      "14d: flagged, 2 rounds at 0.95 T then a timeout, 60 times (1.2 s of them): the flag holds (%u cycles)",
+	      n);
 
 	rounder_start(&r, T, 50);
 	r.st.gain = TCPAV_GAIN_MAX;

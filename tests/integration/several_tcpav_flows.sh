@@ -31,7 +31,7 @@
 # as CUBIC only on the mean, and the runs are 3 times as long as 40 s, so
 # the spread of the mean compared (sd 2.4 points at 40 s) is about
 # 1.4 points. At 120 s (2026-12-02): 56.8 %, CUBIC in the slot 52.9 %.
-# 2026-12-03/04, 4 runs: the CUBIC flows 54.9-57.7 % (CUBIC in the slot
+# 2026-12-03/04, 4 runs: the CUBIC flows 54.9-56.7 % (CUBIC in the slot
 # 53.1-56.1 %); the flagged flow 2.86-3.07 Mbit/s, its lowest 2 s window
 # 0.75 (under S/4 = 0.83: check 9 failed), 1.01, 1.47, 1.43, where a
 # kernel CUBIC in the slot had 0.94-1.87; the link used 24.92-24.98 of 25.

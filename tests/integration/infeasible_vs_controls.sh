@@ -59,6 +59,13 @@
 # 16.8-18.7 there, itself above the band (its slow start fills the queue
 # before the CUBIC flows' HyStart leaves theirs). At 100 packets 18 of 18
 # held it before the hold and 4 of 4 since (7.29-9.39).
+# 2026-12-04, a flagged flow on E alone not paced (as kernel CUBIC
+# without fq; it helped in several_tcpav_flows.sh): 4.50, 5.01 and 5.41
+# Mbit/s at 100 packets, 2 of 3 under the floor of 5.02, against 6.06,
+# 6.07 and 9.83 paced, with CUBIC in the slot at 4.57-8.65 in both. Its
+# retransmissions were the same either way (806-858 unpaced, 677-918
+# paced, the CUBIC flows 54-137): mostly the overshoot before the flag,
+# not pacing. Not taken.
 # The flows that hold their target are not flagged: several_tcpav_flows.sh.
 # The cell runs with a pfifo of 100 packets (srtt ~40 ms) and again with
 # one of 1,000 (srtt ~250 ms; the issue's deep case), about 140 s each (TESTS gives the test 480 s);

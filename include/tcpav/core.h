@@ -35,7 +35,9 @@
  * cwnd = max(G, E). While G dominates the flow is paced at 6/5 g*T (see
  * tcpav_g_pacing_Bps), so the window never dumps its packets in a burst yet
  * is sent as ACKs free room; while E dominates (and with T = 0) it is
- * paced as the kernel paces Reno (2x cwnd/srtt in slow start, 1.2x after).
+ * paced as the kernel paces Reno (2x cwnd/srtt in slow start, 1.2x after),
+ * except flagged on E alone: 2x (tcpav_e_paced_wide; closer to the
+ * unpaced ACK clock of the CUBIC flows it then shares a queue with).
  * Once flagged infeasible (below) E grows as CUBIC and is halved as Reno
  * (tcpav_grow_cubic): the flow is then one more elastic flow among the
  * kernel's default ones, a little less aggressive than they are.
@@ -386,6 +388,29 @@ static inline __u64 tcpav_reno_pacing_Bps(__u32 cwnd, __u32 slow_start, __u32 ms
 	r = tcpav_rate_Bps((__u64)cwnd * mss, srtt_us);
 	r = slow_start ? 2 * r : r + r / 5;
 	return max_Bps ? tcpav_min_u64(r, max_Bps) : r;
+}
+
+/*
+ * E's pacing at 2x cwnd/srtt rather than 1.2x: in slow start, as the kernel
+ * paces Reno, and while flagged with G off (E alone, past the hold). The
+ * flows a flagged flow then shares a queue with are kernel CUBIC flows,
+ * not paced at all without fq: each window leaves as its ACKs come back.
+ * Measured, three ways (2026-12-03/04, 100-packet pfifo):
+ *  - 1.2x: in the 15 + 15 of EB 25 cell (several_tcpav_flows.sh) the
+ *    flagged flow's lowest 2 s window fell to 0.75 Mbit/s in 1 run of 6
+ *    (1.01-1.52 in the others; 0.94-1.87 for kernel CUBIC in the slot);
+ *  - not paced: at T = 40 over 28.7 (infeasible_vs_controls.sh) its share
+ *    fell under 0.7 EB/N = 5.02 Mbit/s in 2 runs of 3;
+ *  - 2x (taken): lowest windows 1.26-1.71 in 8 runs of the 15 + 15 cell,
+ *    the CUBIC flows keeping 53.0-56.0 % of their all-CUBIC control
+ *    (53.8-56.7 % at 1.2x); at T = 40 5.63-8.22 Mbit/s in 6 runs, and
+ *    behind 1,000 packets 5.20-7.34 in 6 (1.2x: 5.05-7.16 in 5).
+ * Its losses were the same at every pacing (about 2.5 % of its packets,
+ * CUBIC's 1.2 %): what pacing changes is how evenly a round's packets go.
+ */
+static inline __u32 tcpav_e_paced_wide(const struct tcpav_state *st, __u64 guaranteed_Bps)
+{
+	return st->e_wnd < st->e_ssthresh || (!guaranteed_Bps && (st->flags & TCPAV_S_INFEASIBLE));
 }
 
 /* While flagged the flow is held to its elastic part: E's rate (exported as
@@ -1191,7 +1216,8 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 		out->pacing_Bps = tcpav_g_pacing_Bps(guaranteed_Bps);
 	} else {
 		st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
-		out->pacing_Bps = tcpav_reno_pacing_Bps(cwnd, st->e_wnd < st->e_ssthresh, mss, ack->srtt_us, 0);
+		out->pacing_Bps = tcpav_reno_pacing_Bps(cwnd, tcpav_e_paced_wide(st, guaranteed_Bps), mss,
+							ack->srtt_us, 0);
 	}
 	if (ack->max_pacing_Bps)
 		out->pacing_Bps = tcpav_min_u64(out->pacing_Bps, ack->max_pacing_Bps);

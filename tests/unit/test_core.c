@@ -707,7 +707,7 @@ static void test_random_invariants(void)
 	u32 delivered = 0, n, N = 50000;
 	u32 bad_cwnd = 0, bad_g = 0, bad_gain = 0, bad_e = 0, bad_pn = 0, bad_pace_g = 0, expect_g, n_hold = 0;
 	u32 bad_pace_e = 0, bad_t0 = 0, bad_loss_g = 0, bad_clamp = 0;
-	u32 n_gdom = 0, n_edom = 0, n_t0 = 0, n_rounds = 0, n_losses = 0, n_inf = 0;
+	u32 n_gdom = 0, n_edom = 0, n_t0 = 0, n_rounds = 0, n_losses = 0, n_inf = 0, n_flag_e = 0;
 
 	lcg_state = 12345;
 	tcpav_init(&st, 10, T, 0, 0);
@@ -802,7 +802,12 @@ static void test_random_invariants(void)
 		} else if (a.srtt_us) {
 			u32 mss = a.mss ? a.mss : 1;
 			double r = (double)o.cwnd * mss * 1e6 / a.srtt_us;
-			double want = st.e_wnd < st.e_ssthresh ? 2.0 * r : 1.2 * r;
+			/* 2x in slow start, and flagged on E alone (G off) */
+			int wide = st.e_wnd < st.e_ssthresh || (gbps == 0 && (st.flags & TCPAV_S_INFEASIBLE));
+			double want = wide ? 2.0 * r : 1.2 * r;
+
+			if (gbps == 0 && (st.flags & TCPAV_S_INFEASIBLE) && st.e_wnd >= st.e_ssthresh)
+				n_flag_e++;
 			double got = (double)o.pacing_Bps;
 
 			n_edom++;
@@ -813,10 +818,10 @@ static void test_random_invariants(void)
 		}
 	}
 	printf("# random run: %u ACKs, %u rounds, %u loss events, G-dominated %u, E-dominated %u, "
-	       "T=0 %u, infeasible %u (held %u)\n",
-	       N, n_rounds, n_losses, n_gdom, n_edom, n_t0, n_inf, n_hold);
-	CHECK(n_gdom > 1000 && n_edom > 1000 && n_t0 > 1000 && n_rounds > 1000,
-	      "4: the random run covers G-dominated, E-dominated, T=0 ACKs and round ends");
+	       "T=0 %u, infeasible %u (held %u, on E alone in avoidance %u)\n",
+	       N, n_rounds, n_losses, n_gdom, n_edom, n_t0, n_inf, n_hold, n_flag_e);
+	CHECK(n_gdom > 1000 && n_edom > 1000 && n_t0 > 1000 && n_rounds > 1000 && n_flag_e > 100,
+	      "4: the random run covers G-dominated, E-dominated (flagged on E alone too), T=0 ACKs and round ends");
 	CHECK(bad_cwnd == 0, "4: cwnd == max(G, E) on all %u ACKs (%u violations)", N, bad_cwnd);
 	CHECK(bad_g == 0,
 	      "4: G == g*T*srtt/mss + headroom (valve-capped; a flagged flow's held rate without it) on every ACK "
@@ -828,7 +833,8 @@ static void test_random_invariants(void)
 	CHECK(bad_clamp == 0, "4: pacing never above max_pacing_Bps (%u violations)", bad_clamp);
 	CHECK(bad_t0 == 0, "4: T == 0: G == 0 and cwnd == E (%u violations)", bad_t0);
 	CHECK(bad_pace_g == 0, "4: G dominates: pacing == 6/5 g*T (%u violations)", bad_pace_g);
-	CHECK(bad_pace_e == 0, "4: E dominates: pacing == 1.2 (2 in slow start) cwnd*mss/srtt (%u violations)",
+	CHECK(bad_pace_e == 0,
+	      "4: E dominates: pacing == 1.2 (2 in slow start and flagged on E alone) cwnd*mss/srtt (%u violations)",
 	      bad_pace_e);
 	CHECK(bad_loss_g == 0, "6: loss events and timeouts never change G (%u violations)", bad_loss_g);
 }
@@ -2389,6 +2395,16 @@ static void test_valve_restart(void)
 	      "15: the flow's own first loss: E takes the held window (%u) and halves it, as Reno (E %u, "
 	      "W_max %u), and G is off (%u)",
 	      e_flag, r.st.e_wnd, r.st.e_wmax, r.st.g_wnd);
+	{
+		/* E alone, in avoidance: paced at 2x cwnd/srtt, not Reno's 1.2x */
+		u64 r1 = (u64)o.cwnd * (r.pkt_bytes ? r.pkt_bytes : r.mss) * USEC / 2000000;
+
+		CHECK(r.st.e_wnd >= r.st.e_ssthresh && o.pacing_needed && o.pacing_Bps >= 2 * r1 - 2 &&
+			      o.pacing_Bps <= 2 * r1 + 2,
+		      "15: ... flagged on E alone it is paced at 2 cwnd*mss/srtt = %llu B/s, as in slow start, "
+		      "not 1.2 (got %llu)",
+		      (unsigned long long)(2 * r1), (unsigned long long)o.pacing_Bps);
+	}
 
 	/* a retest's losses are G's probe: E keeps its window through them,
 	 * and is halved at the next loss event once flagged again */

@@ -36,7 +36,7 @@
  * tcpav_g_pacing_Bps), so the window never dumps its packets in a burst yet
  * is sent as ACKs free room; while E dominates (and with T = 0) it is
  * paced as the kernel paces Reno (2x cwnd/srtt in slow start, 1.2x after),
- * except flagged on E alone: 2x (tcpav_e_paced_wide; closer to the
+ * except flagged on E alone: 2x (tcpav_e_paced_2x; closer to the
  * unpaced ACK clock of the CUBIC flows it then shares a queue with).
  * Once flagged infeasible (below) E grows as CUBIC and is halved as Reno
  * (tcpav_grow_cubic): the flow is then one more elastic flow among the
@@ -377,8 +377,9 @@ static inline __u64 tcpav_g_pacing_Bps(__u64 guaranteed_Bps)
 }
 
 /* The kernel's pacing rate for a Reno window (tcp_update_pacing_rate):
- * 2x cwnd/srtt in slow start, 1.2x after; max_Bps when there is no RTT. */
-static inline __u64 tcpav_reno_pacing_Bps(__u32 cwnd, __u32 slow_start, __u32 mss, __u32 srtt_us,
+ * 2x cwnd/srtt with twice set (Reno's slow start; see tcpav_e_paced_2x),
+ * 1.2x otherwise; max_Bps when there is no RTT. */
+static inline __u64 tcpav_reno_pacing_Bps(__u32 cwnd, __u32 twice, __u32 mss, __u32 srtt_us,
 					  __u64 max_Bps)
 {
 	__u64 r;
@@ -386,7 +387,7 @@ static inline __u64 tcpav_reno_pacing_Bps(__u32 cwnd, __u32 slow_start, __u32 ms
 	if (srtt_us == 0)
 		return max_Bps ? max_Bps : ~0ull;
 	r = tcpav_rate_Bps((__u64)cwnd * mss, srtt_us);
-	r = slow_start ? 2 * r : r + r / 5;
+	r = twice ? 2 * r : r + r / 5;
 	return max_Bps ? tcpav_min_u64(r, max_Bps) : r;
 }
 
@@ -408,7 +409,7 @@ static inline __u64 tcpav_reno_pacing_Bps(__u32 cwnd, __u32 slow_start, __u32 ms
  * Its losses were the same at every pacing (about 2.5 % of its packets,
  * CUBIC's 1.2 %): what pacing changes is how evenly a round's packets go.
  */
-static inline __u32 tcpav_e_paced_wide(const struct tcpav_state *st, __u64 guaranteed_Bps)
+static inline __u32 tcpav_e_paced_2x(const struct tcpav_state *st, __u64 guaranteed_Bps)
 {
 	return st->e_wnd < st->e_ssthresh || (!guaranteed_Bps && (st->flags & TCPAV_S_INFEASIBLE));
 }
@@ -1216,7 +1217,7 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 		out->pacing_Bps = tcpav_g_pacing_Bps(guaranteed_Bps);
 	} else {
 		st->flags &= (__u16)~TCPAV_S_G_DOMINATES;
-		out->pacing_Bps = tcpav_reno_pacing_Bps(cwnd, tcpav_e_paced_wide(st, guaranteed_Bps), mss,
+		out->pacing_Bps = tcpav_reno_pacing_Bps(cwnd, tcpav_e_paced_2x(st, guaranteed_Bps), mss,
 							ack->srtt_us, 0);
 	}
 	if (ack->max_pacing_Bps)

@@ -67,7 +67,7 @@
 # paced, the CUBIC flows 54-137): mostly the overshoot before the flag,
 # not pacing. Not taken. Paced at 2 cwnd/srtt on E alone instead of 1.2
 # (taken on 2026-12-04 for several_tcpav_flows.sh, core.h
-# tcpav_e_paced_wide): 5.63-8.22 Mbit/s in 6 runs at 100 packets; at
+# tcpav_e_paced_2x): 5.63-8.22 Mbit/s in 6 runs at 100 packets; at
 # 1,000 packets 5.20, 5.98, 6.01, 6.07, 7.24 and 7.34, where 1.2 got 5.05,
 # 6.66 and 6.96 in the same session (7.07 and 7.16 in CI runs), CUBIC in
 # the slot 6.05-7.89. At 1,000 packets the floor has little room either

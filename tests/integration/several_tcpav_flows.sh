@@ -42,7 +42,7 @@
 # the CUBIC flows 55.0-57.7 %, but in infeasible_vs_controls.sh the flagged
 # flow fell under its floor behind 100 packets (see there): not taken.
 # Paced at 2 cwnd/srtt while flagged on E alone (between the two; core.h
-# tcpav_e_paced_wide), taken on 2026-12-04 after 8 runs: lowest windows
+# tcpav_e_paced_2x), taken on 2026-12-04 after 8 runs: lowest windows
 # 1.66, 1.37, 1.36, 1.26, 1.63, 1.71, 1.45, 1.35, the flagged flow
 # 2.89-3.30 Mbit/s, the CUBIC flows 53.0-56.0 % (a kernel CUBIC in the
 # slot: lowest windows 1.56-1.86, the CUBIC flows 51.1-56.0 %, once

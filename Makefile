@@ -201,11 +201,10 @@ $(BUILD)/tests/tc_impair: tests/tools/tc_impair.c tests/tools/tc_impair.h $(BUIL
 
 # video-like traffic (tests/integration/video_among_cubic.sh): rates and the
 # JSON writer from libtcpavutil, no libbpf; the frame sizes are unit-tested
-$(BUILD)/tests/frame_sender: tests/tools/frame_sender.c tests/tools/frame_schedule.h $(HEADERS) $(BUILD)/libtcpavutil.a
+$(BUILD)/tests/frame_sender: tests/tools/frame_sender.c $(HEADERS) $(BUILD)/libtcpavutil.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpavutil.a -lm
 
-$(BUILD)/tests/test_frame_schedule: tests/tools/frame_schedule.h
 
 # --- fuzzing the decoders and the analysis (libFuzzer), seeded by the
 # repository's tests/captures (and $TCPAV_CAPTURES when present); `check`

@@ -47,7 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "frame_schedule.h"
+#include "tcpav/frame_schedule.h"
 #include "tcpav/json.h"
 #include "tcpav/tcpav.h"
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_frame_schedule.c - frame_sender's frame sizes and option parsers
- * (tests/tools/frame_schedule.h): whole groups carry the mean rate to the
+ * (include/tcpav/frame_schedule.h): whole groups carry the mean rate to the
  * byte, the I-frame is R times a P-frame (within the byte of rounding), the
  * frame times are exact, and bad values are refused.
  */
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../tools/frame_schedule.h"
+#include "tcpav/frame_schedule.h"
 #include "check.h"
 
 /* over SECONDS whole seconds that are whole groups: T·S/8 bytes to the

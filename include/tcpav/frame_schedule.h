@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * frame_schedule.h - the frame sizes of frame_sender (tests/tools), and the
+ * frame_schedule.h - the frame sizes of frame_sender (tests/tools) and of
+ * the ns-3 video source (experiments/wifi), and the
  * parsers of its numeric options: pure C, no I/O, unit-tested by
  * tests/unit/test_frame_schedule.c.
  *

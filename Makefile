@@ -206,6 +206,30 @@ $(BUILD)/tests/frame_sender: tests/tools/frame_sender.c $(HEADERS) $(BUILD)/libt
 	$(CC) $(CFLAGS_ALL) $(LDFLAGS_SAN) -o $@ $< $(BUILD)/libtcpavutil.a -lm
 
 
+# --- the 802.11 engine (experiments/wifi): ns-3 3.37 from Debian's
+# libns3-dev, the project's only C++, built when its headers are present
+# (make check installs it: .ci/packages). Its pkg-config is broken: the
+# libraries are listed by hand. Headers as ns3/x.h only: -I/usr/include/ns3
+# would shadow libc's string.h.
+NS3_HEADER := /usr/include/ns3/wifi-module.h
+NS3_LIBS := -lns3-wifi -lns3-internet -lns3-applications -lns3-point-to-point -lns3-mobility \
+            -lns3-traffic-control -lns3-network -lns3-core -lns3-propagation -lns3-stats
+NS3_CXXFLAGS = -std=c++17 $(OPT) -Wall -Wextra -Werror -Iinclude -DTCPAV_VERSION='"$(VERSION)"' \
+               $(filter -fsanitize% -fno-sanitize%,$(CFLAGS_ALL))
+WIFI_SRCS := experiments/wifi/tcp-av.cc
+WIFI_HEADERS := experiments/wifi/tcp-av.h $(HEADERS)
+ifneq ($(wildcard $(NS3_HEADER)),)
+all: $(BUILD)/bin/wifi-avr $(BUILD)/tests/test_ns3_adapter
+endif
+
+$(BUILD)/bin/wifi-avr: experiments/wifi/wifi-avr.cc $(WIFI_SRCS) $(WIFI_HEADERS) $(BUILD)/libtcpavutil.a
+	@mkdir -p $(@D)
+	$(CXX) $(NS3_CXXFLAGS) $(LDFLAGS_SAN) -o $@ $< $(WIFI_SRCS) $(BUILD)/libtcpavutil.a $(NS3_LIBS) -lm
+
+$(BUILD)/tests/test_ns3_adapter: tests/unit/test_ns3_adapter.cc tests/unit/check.h $(WIFI_SRCS) $(WIFI_HEADERS)
+	@mkdir -p $(@D)
+	$(CXX) $(NS3_CXXFLAGS) -Itests/unit $(LDFLAGS_SAN) -o $@ $< $(WIFI_SRCS) -lns3-internet -lns3-network -lns3-core
+
 # --- fuzzing the decoders and the analysis (libFuzzer), seeded by the
 # repository's tests/captures (and $TCPAV_CAPTURES when present); `check`
 # runs it for FUZZ_CHECK_SECONDS; tests/fuzz/run.sh builds these targets

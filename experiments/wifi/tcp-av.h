@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcp-av.h - tcp_av in ns-3: a TcpCongestionOps whose CongControl feeds
+ * include/tcpav/core.h, the law the BPF program runs, verbatim.
+ *
+ * This file only binds the law to ns-3's TCP, as tcpav/bpf/tcp_av.bpf.c
+ * binds it to Linux: it reads an ACK's facts from TcpSocketState and the
+ * rate sample (bytes in ns-3, packets in the law: see TcpAv::AckOf and
+ * docs/design.md §3.9), writes cWnd and the pacing rate, and takes the
+ * target from the TargetRate attribute. Where ns-3 has no counterpart of a
+ * Linux field the binding says what it uses instead.
+ */
+#ifndef TCPAV_NS3_TCP_AV_H
+#define TCPAV_NS3_TCP_AV_H
+
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-rate-ops.h"
+#include "ns3/tcp-socket-state.h"
+#include "ns3/data-rate.h"
+
+extern "C" {
+#include "tcpav/core.h"
+}
+
+namespace ns3
+{
+
+class TcpAv : public TcpCongestionOps
+{
+  public:
+    static TypeId GetTypeId();
+    TcpAv();
+    TcpAv(const TcpAv& other);
+
+    std::string GetName() const override;
+    void Init(Ptr<TcpSocketState> tcb) override;
+    uint32_t GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight) override;
+    void IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked) override;
+    void PktsAcked(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked, const Time& rtt) override;
+    void CongestionStateSet(Ptr<TcpSocketState> tcb,
+                            const TcpSocketState::TcpCongState_t newState) override;
+    void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event) override;
+    bool HasCongControl() const override;
+    void CongControl(Ptr<TcpSocketState> tcb,
+                     const TcpRateOps::TcpRateConnection& rc,
+                     const TcpRateOps::TcpRateSample& rs) override;
+    Ptr<TcpCongestionOps> Fork() override;
+
+    /* what the binding keeps beside the law's state (Linux keeps it in
+     * tcp_sock): the smoothed RTT, this ACK's RTT sample, the window the
+     * law set last and the delivered count of the last ACK */
+    struct Binding
+    {
+        uint32_t srtt8Us{0};   // Linux's srtt_us: 8 x (7/8 old + 1/8 sample)
+        uint32_t rttUs{0};     // this ACK's sample (PktsAcked), 0 = none
+        uint32_t lawCwnd{0};   // packets, what CongControl set last
+        uint32_t delivered{0}; // packets, at the last ACK
+    };
+
+    /* The law's view of one ACK: pure, so tests/unit/test_ns3_adapter.cc
+     * checks it field by field. */
+    static tcpav_ack AckOf(const TcpSocketState& tcb,
+                           const TcpRateOps::TcpRateConnection& rc,
+                           const TcpRateOps::TcpRateSample& rs,
+                           const Binding& b,
+                           uint64_t nowUs);
+
+    const tcpav_state& State() const { return m_state; }
+    const tcpav_ack& LastAck() const { return m_lastAck; }
+    const Binding& GetBinding() const { return m_binding; }
+    uint64_t GetTargetBps() const { return m_targetRate.GetBitRate(); }
+
+  private:
+    DataRate m_targetRate{0}; // T (the attribute TargetRate)
+    tcpav_state m_state{};
+    tcpav_ack m_lastAck{};
+    Binding m_binding{};
+};
+
+} // namespace ns3
+
+#endif

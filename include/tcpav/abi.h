@@ -93,12 +93,24 @@ enum tcpav_rule_match {
 	TCPAV_M_CGROUP = 1u << 4,
 };
 
+/* What a rule sets besides the congestion control (tcpav_rule.set). */
+enum tcpav_rule_set {
+	TCPAV_SET_DSCP = 1u << 0, /* dscp: IP_TOS / IPV6_TCLASS = dscp << 2 */
+};
+
+#define TCPAV_DSCP_MAX 63
+
 /*
  * One slot of the tcpav_rules array. A slot with id == 0 is free. Addresses
  * and ports are the socket's own view, as ss shows them: "src"/"sport" are
  * local, "dst"/"dport" remote. Among matching rules a cgroup rule wins
  * over the others (so `tcpavctl exec` wins over port rules); within each
- * kind the lowest id wins.
+ * kind the lowest id wins, and only that rule is applied.
+ *
+ * The fields after cc were appended (the ones before keep their offsets);
+ * zero there means "set nothing more", so a zeroed rule leaves the
+ * socket's TOS alone. DSCP 0 (CS0) is a valid choice: whether a DSCP is set
+ * is said by TCPAV_SET_DSCP in set, not by dscp itself.
  */
 struct tcpav_rule {
 	__u32 id;
@@ -113,6 +125,16 @@ struct tcpav_rule {
 	__u64 cgroup_id; /* cgroup v2 id (inode) of the matched cgroup */
 	__u64 rate_bps;  /* tcp_av target; 0 for other CCs */
 	char cc[TCPAV_CC_NAME_MAX];
+	__u32 set;       /* enum tcpav_rule_set */
+	__u8 dscp;       /* 0-63, applied when set has TCPAV_SET_DSCP */
+	__u8 pad[3];
 };
+
+/* The layout both sides (and pinned maps, bpftool dumps) rely on. */
+#ifndef __cplusplus
+_Static_assert(sizeof(struct tcpav_rule) == 88, "struct tcpav_rule is 88 bytes");
+_Static_assert(__builtin_offsetof(struct tcpav_rule, cc) == 64, "tcpav_rule.cc at byte 64");
+_Static_assert(__builtin_offsetof(struct tcpav_rule, set) == 80, "tcpav_rule.set at byte 80");
+#endif
 
 #endif /* TCPAV_ABI_H */

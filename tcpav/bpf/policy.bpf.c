@@ -6,7 +6,11 @@
  * TCP_CONNECT_CB, before the SYN; passive: PASSIVE_ESTABLISHED_CB) and sets
  * the rule's congestion control with bpf_setsockopt(TCP_CONGESTION); for
  * tcp_av it first fills the socket's target in tcpav_targets, which
- * tcp_av's init reads.
+ * tcp_av's init reads. A rule with a DSCP also sets the socket's IP_TOS
+ * (IPv4) or IPV6_TCLASS (IPv6; both for an IPv4 connection of an IPv6
+ * socket): for an active open before the SYN is built, so the SYN is
+ * marked too; for a passive open once the handshake is done, after the
+ * SYN-ACK (which carries the listener's TOS).
  *
  * Cgroup rules compare the socket's cgroup: for active opens the cgroup of
  * the connecting task, for passive opens the cgroup the accepted socket
@@ -21,8 +25,12 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define AF_INET 2
 #define AF_INET6 10
+#define SOL_IP 0
+#define IP_TOS 1
 #define SOL_TCP 6
 #define TCP_CONGESTION 13
+#define SOL_IPV6 41
+#define IPV6_TCLASS 67
 
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
@@ -57,6 +65,7 @@ struct conn {
 	__u16 dport;
 	__u16 family;
 	__u16 is_v4;
+	__u16 dst_mapped; /* AF_INET6 with a ::ffff:a.b.c.d peer: IPv4 packets */
 	__u64 cgroup_id;
 };
 
@@ -146,8 +155,8 @@ static __always_inline void conn_of(struct bpf_sock_ops *skops, struct conn *c)
 		c->dst[2] = skops->remote_ip6[2];
 		c->dst[3] = skops->remote_ip6[3];
 		/* ::ffff:a.b.c.d, both ends mapped: an IPv4 connection */
-		c->is_v4 = c->dst[0] == 0 && c->dst[1] == 0 && c->dst[2] == bpf_htonl(0xffff) &&
-			   c->src[0] == 0 && c->src[1] == 0 && c->src[2] == bpf_htonl(0xffff);
+		c->dst_mapped = c->dst[0] == 0 && c->dst[1] == 0 && c->dst[2] == bpf_htonl(0xffff);
+		c->is_v4 = c->dst_mapped && c->src[0] == 0 && c->src[1] == 0 && c->src[2] == bpf_htonl(0xffff);
 		c->src4 = c->src[3];
 		c->dst4 = c->dst[3];
 	} else {
@@ -186,7 +195,28 @@ static long rule_search_one(__u32 slot, struct rule_search *s)
 	return 0;
 }
 
-static __always_inline void apply_rule(struct bpf_sock_ops *skops, struct tcpav_rule *r)
+/*
+ * The DSCP in the upper six bits of the TOS / traffic class byte; the ECN
+ * bits stay 0 here (the kernel keeps its own ECT bits for TCP in both
+ * setsockopts). An IPv6 socket's IPv4 packets (an IPv4-mapped connection)
+ * take their TOS from IP_TOS (inet->tos), not from IPV6_TCLASS, so such a
+ * socket gets both. Failures are ignored, as for the congestion control:
+ * the connection goes on unmarked.
+ */
+static __always_inline void set_dscp(struct bpf_sock_ops *skops, const struct conn *c, __u8 dscp)
+{
+	int tos = (dscp & TCPAV_DSCP_MAX) << 2;
+
+	if (c->family == AF_INET6) {
+		bpf_setsockopt(skops, SOL_IPV6, IPV6_TCLASS, &tos, sizeof(tos));
+		if (c->dst_mapped)
+			bpf_setsockopt(skops, SOL_IP, IP_TOS, &tos, sizeof(tos));
+	} else {
+		bpf_setsockopt(skops, SOL_IP, IP_TOS, &tos, sizeof(tos));
+	}
+}
+
+static __always_inline void apply_rule(struct bpf_sock_ops *skops, struct tcpav_rule *r, const struct conn *c)
 {
 	struct bpf_sock *sk = skops->sk;
 	char cc[TCPAV_CC_NAME_MAX];
@@ -202,6 +232,8 @@ static __always_inline void apply_rule(struct bpf_sock_ops *skops, struct tcpav_
 			t->rule_id = r->id;
 		}
 	}
+	if (r->set & TCPAV_SET_DSCP)
+		set_dscp(skops, c, r->dscp);
 	bpf_setsockopt(skops, SOL_TCP, TCP_CONGESTION, cc, sizeof(cc));
 }
 
@@ -222,6 +254,6 @@ int tcpav_policy(struct bpf_sock_ops *skops)
 		return 1;
 	r = bpf_map_lookup_elem(&tcpav_rules, &s.best_slot);
 	if (r)
-		apply_rule(skops, r);
+		apply_rule(skops, r, &c);
 	return 1;
 }

@@ -69,6 +69,8 @@ int rule_insert(const struct ctl *ctl, struct tcpav_rule *rule);
 int rule_insert_locked(const struct ctl *ctl, struct tcpav_rule *rule);
 int rule_remove(const struct ctl *ctl, uint32_t id, __u64 cgroup_id);
 int rule_set_cc(struct tcpav_rule *rule, const char *cc, const char *rate);
+/* --dscp NAME|NUMBER into rule (TCPAV_SET_DSCP), or 1 after one error line */
+int rule_set_dscp(struct tcpav_rule *rule, const char *text);
 int rule_gc(const struct ctl *ctl);
 
 /* exec.c: removes the cgroups of ended execs (caller holds the rules lock) */

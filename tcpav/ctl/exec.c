@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * exec.c - tcpavctl exec --rate RATE [--cc NAME] -- CMD ...: run CMD in a
- * fresh cgroup v2 whose TCP flows a cgroup rule puts on tcp_av at RATE.
+ * exec.c - tcpavctl exec --rate RATE [--cc NAME] [--dscp DSCP] -- CMD ...:
+ * run CMD in a fresh cgroup v2 whose TCP flows a cgroup rule puts on tcp_av
+ * at RATE (and marks with DSCP).
  * The rule and the cgroup exist while CMD runs and are removed after it,
  * also when CMD fails or tcpavctl is interrupted (the signal goes to CMD).
  *
@@ -254,7 +255,10 @@ static void child_enter(pid_t parent, const char *dir, const char *procs)
 int cmd_exec(struct ctl *ctl, int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"rate", required_argument, NULL, 'r'}, {"cc", required_argument, NULL, 'c'}, {0},
+		{"rate", required_argument, NULL, 'r'},
+		{"cc", required_argument, NULL, 'c'},
+		{"dscp", required_argument, NULL, 'q'},
+		{0},
 	};
 	struct tcpav_rule rule;
 	const char *rate = NULL, *cc = TCPAV_CC_NAME;
@@ -263,8 +267,9 @@ int cmd_exec(struct ctl *ctl, int argc, char **argv)
 	pid_t pid, self = getpid();
 
 	if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-		printf("Usage: " CTL_NAME " exec --rate RATE [--cc NAME] -- CMD [ARG...]\n"
-		       "       " CTL_NAME " exec --cc NAME -- CMD [ARG...]\n");
+		printf("Usage: " CTL_NAME " exec --rate RATE [--cc NAME] [--dscp DSCP] -- CMD [ARG...]\n"
+		       "       " CTL_NAME " exec --cc NAME [--dscp DSCP] -- CMD [ARG...]\n"
+		       "DSCP: a name (CS0-CS7, AF11-AF43, EF, VA, LE, DF) or 0-63, set on CMD's TCP flows.\n");
 		return 0;
 	}
 	memset(&rule, 0, sizeof(rule));
@@ -274,6 +279,10 @@ int cmd_exec(struct ctl *ctl, int argc, char **argv)
 		switch (c) {
 		case 'r': rate = optarg; break;
 		case 'c': cc = optarg; break;
+		case 'q':
+			if (rule_set_dscp(&rule, optarg))
+				return 1;
+			break;
 		default: return ctl_error("exec: unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}

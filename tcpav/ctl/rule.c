@@ -20,6 +20,7 @@
 #include <bpf/bpf.h>
 
 #include "ctl.h"
+#include "tcpav/dscp.h"
 #include "tcpav/tcpav.h"
 
 static int parse_port(const char *opt, const char *text, __u16 *port)
@@ -90,6 +91,65 @@ int rule_set_cc(struct tcpav_rule *rule, const char *cc, const char *rate)
 	return 0;
 }
 
+int rule_set_dscp(struct tcpav_rule *rule, const char *text)
+{
+	unsigned dscp;
+
+	if (tcpav_parse_dscp(text, &dscp) < 0) {
+		if (errno == ERANGE)
+			return ctl_error("--dscp '%s': a DSCP is 0-63 (the TOS byte is the DSCP times 4)", text);
+		return ctl_error("--dscp '%s': not a DSCP (CS0-CS7, AF11-AF43, EF, VA, LE, DF, or 0-63)", text);
+	}
+	rule->dscp = (__u8)dscp;
+	rule->set |= TCPAV_SET_DSCP;
+	return 0;
+}
+
+/* The rule's DSCP as --dscp takes it: its name, else its number; "-" when
+ * the rule sets none. */
+static const char *dscp_text(const struct tcpav_rule *r, char *buf, size_t len)
+{
+	const char *name;
+
+	if (!(r->set & TCPAV_SET_DSCP))
+		return "-";
+	name = tcpav_dscp_name(r->dscp);
+	if (name)
+		return name;
+	snprintf(buf, len, "%u", r->dscp);
+	return buf;
+}
+
+/*
+ * The pinned rules map, or -1 after one error line. A map pinned by an
+ * older tcpavctl holds shorter rules (the kernel would cut what is written
+ * to its size, and leave the rest of what is read undefined), and its
+ * policy program knows nothing of the newer fields: refused.
+ */
+static int rules_map_open(const struct ctl *ctl)
+{
+	struct bpf_map_info info;
+	__u32 info_len = sizeof(info);
+	int fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
+
+	if (fd < 0)
+		return -1;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &info_len) < 0) {
+		ctl_error("rule: reading the rules map's info: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (info.value_size != sizeof(struct tcpav_rule)) {
+		ctl_error("rule: the pinned %s holds %u-byte rules where this " CTL_NAME " has %zu-byte ones: another "
+			  "version loaded it (run '" CTL_NAME " unload', then '" CTL_NAME " load')",
+			  TCPAV_PIN_RULES, info.value_size, sizeof(struct tcpav_rule));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /*
  * Writes rule into a free slot with the next id (one more than the highest
  * in use) and sets rule->id. The caller holds the rules lock
@@ -99,7 +159,7 @@ int rule_insert_locked(const struct ctl *ctl, struct tcpav_rule *rule)
 {
 	struct tcpav_rule slot;
 	__u32 free_slot = TCPAV_MAX_RULES, max_id = 0;
-	int fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
+	int fd = rules_map_open(ctl);
 
 	if (fd < 0)
 		return 1;
@@ -165,7 +225,7 @@ static int rules_map_acquire(const struct ctl *ctl, int *lock)
 	*lock = ctl_lock_rules(ctl);
 	if (*lock < 0)
 		return -1;
-	fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
+	fd = rules_map_open(ctl);
 	if (fd < 0)
 		ctl_unlock_rules(*lock);
 	return fd;
@@ -229,7 +289,8 @@ static int rule_add(struct ctl *ctl, int argc, char **argv)
 		{"sport", required_argument, NULL, 's'}, {"dport", required_argument, NULL, 'd'},
 		{"src", required_argument, NULL, 'S'},   {"dst", required_argument, NULL, 'D'},
 		{"cgroup", required_argument, NULL, 'g'}, {"cc", required_argument, NULL, 'c'},
-		{"rate", required_argument, NULL, 'r'},  {0},
+		{"rate", required_argument, NULL, 'r'},  {"dscp", required_argument, NULL, 'q'},
+		{0},
 	};
 	struct tcpav_rule rule;
 	const char *cc = NULL, *rate = NULL;
@@ -269,6 +330,10 @@ static int rule_add(struct ctl *ctl, int argc, char **argv)
 			break;
 		case 'c': cc = optarg; break;
 		case 'r': rate = optarg; break;
+		case 'q':
+			if (rule_set_dscp(&rule, optarg))
+				return 1;
+			break;
 		default:
 			return ctl_error("rule add: unknown or incomplete option '%s'", argv[optind - 1]);
 		}
@@ -285,6 +350,8 @@ static int rule_add(struct ctl *ctl, int argc, char **argv)
 	printf("rule %u: %s", rule.id, rule.cc);
 	if (rule.rate_bps)
 		printf(" at %s", tcpav_format_rate(rule.rate_bps, buf, sizeof(buf)));
+	if (rule.set & TCPAV_SET_DSCP)
+		printf(", DSCP %s", dscp_text(&rule, buf, sizeof(buf)));
 	printf("\n");
 	return 0;
 }
@@ -301,7 +368,8 @@ static int rule_list(struct ctl *ctl, int argc, char **argv)
 {
 	struct tcpav_rule r;
 	bool json = false;
-	char src[64], dst[64], rate[32];
+	char src[64], dst[64], rate[32], dscp[8];
+	const char *dscp_name;
 	struct tcpav_json j;
 	int fd;
 
@@ -310,15 +378,15 @@ static int rule_list(struct ctl *ctl, int argc, char **argv)
 			return ctl_error("rule list: unexpected argument '%s'", argv[i]);
 		json = true;
 	}
-	fd = ctl_open_pinned_map(ctl, TCPAV_PIN_RULES);
+	fd = rules_map_open(ctl);
 	if (fd < 0)
 		return 1;
 	tcpav_json_init(&j, stdout);
 	if (json)
 		tcpav_json_array_begin(&j, NULL);
 	else
-		printf("%-4s %-8s %-12s %-6s %-6s %-20s %-20s %s\n", "ID", "CC", "TARGET", "SPORT", "DPORT", "SRC", "DST",
-		       "CGROUP");
+		printf("%-4s %-8s %-12s %-5s %-6s %-6s %-20s %-20s %s\n", "ID", "CC", "TARGET", "DSCP", "SPORT", "DPORT",
+		       "SRC", "DST", "CGROUP");
 	for (__u32 i = 0; i < TCPAV_MAX_RULES; i++) {
 		if (bpf_map_lookup_elem(fd, &i, &r) < 0 || r.id == 0)
 			continue;
@@ -345,6 +413,13 @@ static int rule_list(struct ctl *ctl, int argc, char **argv)
 				tcpav_json_string(&j, "dst", dst);
 			if (r.match & TCPAV_M_CGROUP)
 				tcpav_json_u64(&j, "cgroup_id", r.cgroup_id);
+			/* the number, and the name when it has one */
+			if (r.set & TCPAV_SET_DSCP) {
+				tcpav_json_u64(&j, "dscp", r.dscp);
+				dscp_name = tcpav_dscp_name(r.dscp);
+				if (dscp_name)
+					tcpav_json_string(&j, "dscp_name", dscp_name);
+			}
 			tcpav_json_object_end(&j);
 			continue;
 		}
@@ -356,8 +431,9 @@ static int rule_list(struct ctl *ctl, int argc, char **argv)
 			snprintf(dport, sizeof(dport), "%u", r.dport);
 		if (r.match & TCPAV_M_CGROUP)
 			snprintf(cg, sizeof(cg), "id:%llu", (unsigned long long)r.cgroup_id);
-		printf("%-4u %-8s %-12s %-6s %-6s %-20s %-20s %s\n", r.id, r.cc,
-		       r.rate_bps ? tcpav_format_rate(r.rate_bps, rate, sizeof(rate)) : "-", sport, dport, src, dst, cg);
+		printf("%-4u %-8s %-12s %-5s %-6s %-6s %-20s %-20s %s\n", r.id, r.cc,
+		       r.rate_bps ? tcpav_format_rate(r.rate_bps, rate, sizeof(rate)) : "-",
+		       dscp_text(&r, dscp, sizeof(dscp)), sport, dport, src, dst, cg);
 	}
 	if (json) {
 		tcpav_json_array_end(&j);
@@ -386,10 +462,13 @@ static int rule_del(struct ctl *ctl, int argc, char **argv)
 
 static const char rule_usage[] =
 	"Usage: " CTL_NAME " rule add [--sport P] [--dport P] [--src ADDR[/LEN]] [--dst ADDR[/LEN]]\n"
-	"                          [--cgroup PATH] --cc NAME [--rate RATE]\n"
+	"                          [--cgroup PATH] --cc NAME [--rate RATE] [--dscp DSCP]\n"
 	"       " CTL_NAME " rule del ID\n"
 	"       " CTL_NAME " rule list [--json]\n"
-	"       " CTL_NAME " rule gc\n";
+	"       " CTL_NAME " rule gc\n"
+	"DSCP: a name (CS0-CS7, AF11-AF43, EF, VA, LE, DF) or 0-63, set as the flow's IP_TOS /\n"
+	"IPV6_TCLASS. On a WMM access point AF41 is queued as video (AC_VI), EF as voice\n"
+	"(AC_VO) under RFC 8325 but as video under the plain precedence mapping.\n";
 
 static bool wants_help(int argc, char **argv)
 {

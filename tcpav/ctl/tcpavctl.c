@@ -26,10 +26,11 @@ static const struct ctl_cmd commands[] = {
 	{"status", cmd_status, "[--json]", "show what is loaded"},
 	{"rule", cmd_rule,
 	 "add [--sport P] [--dport P] [--src ADDR[/LEN]] [--dst ADDR[/LEN]] [--cgroup PATH] --cc NAME [--rate RATE]\n"
-	 "                | rule del ID | rule list [--json] | rule gc",
-	 "per-flow congestion control for unmodified programs; gc removes what killed execs left"},
+	 "                [--dscp DSCP] | rule del ID | rule list [--json] | rule gc",
+	 "per-flow congestion control (and DSCP) for unmodified programs; gc removes what killed execs left"},
 	{"flows", cmd_flows, "[--json] [--watch SECONDS]", "live table of tcp_av flows"},
-	{"exec", cmd_exec, "--rate RATE [--cc NAME] -- CMD [ARG...]", "run CMD with its TCP flows on tcp_av at RATE"},
+	{"exec", cmd_exec, "--rate RATE [--cc NAME] [--dscp DSCP] -- CMD [ARG...]",
+	 "run CMD with its TCP flows on tcp_av at RATE (marked with DSCP)"},
 };
 
 int ctl_error(const char *fmt, ...)
@@ -58,6 +59,9 @@ static void usage(FILE *out)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %s%s%s\n      %s\n", commands[i].name, *commands[i].args ? " " : "", commands[i].args, commands[i].help);
 	fprintf(out, "\nRates are bits/s with iperf3 suffixes: 8M, 500k, 1.5G.\n"
+		     "DSCP is a name (CS0-CS7, AF11-AF43, EF, VA, LE, DF) or 0-63, set as the flow's\n"
+		     "IP_TOS / IPV6_TCLASS: on a Wi-Fi AP with WMM, AF41 is queued as video (AC_VI);\n"
+		     "EF as voice (AC_VO) under RFC 8325, as video under the precedence mapping.\n"
 		     "Options:\n"
 		     "  --pin-dir DIR  where maps and links are pinned (default $TCPAV_PIN_DIR or " TCPAV_PIN_DIR_DEFAULT ")\n"
 		     "  --btf FILE     kernel BTF for load: its struct_ops check (Linux >= 6.10) and CO-RE\n"

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* units.c - iperf3-style rates in bits per second. */
+/* units.c - iperf3-style rates in bits per second; DSCP names. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <strings.h>
 
+#include "tcpav/dscp.h"
 #include "tcpav/tcpav.h"
 
 static int rate_multiplier(char suffix, uint64_t *mult)
@@ -91,4 +94,56 @@ char *tcpav_format_rate(uint64_t bps, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.4g %s", v, unit[u]);
 	return buf;
+}
+
+/* The IANA registry's names; the first of a value is the one shown. */
+static const struct {
+	const char *name;
+	unsigned char dscp;
+} dscp_names[] = {
+	{"CS0", 0},   {"CS1", 8},   {"CS2", 16},  {"CS3", 24},  {"CS4", 32},  {"CS5", 40},
+	{"CS6", 48},  {"CS7", 56},  {"AF11", 10}, {"AF12", 12}, {"AF13", 14}, {"AF21", 18},
+	{"AF22", 20}, {"AF23", 22}, {"AF31", 26}, {"AF32", 28}, {"AF33", 30}, {"AF41", 34},
+	{"AF42", 36}, {"AF43", 38}, {"EF", 46},   {"VA", 44},   {"LE", 1},    {"DF", 0},
+	{"BE", 0},
+};
+
+#define DSCP_MAX 63
+
+int tcpav_parse_dscp(const char *text, unsigned *dscp)
+{
+	unsigned v = 0;
+
+	if (!text || !dscp || !*text) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(dscp_names) / sizeof(dscp_names[0]); i++) {
+		if (strcasecmp(text, dscp_names[i].name) == 0) {
+			*dscp = dscp_names[i].dscp;
+			return 0;
+		}
+	}
+	/* decimal digits only: no sign, no space, no 0x */
+	if (text[strspn(text, "0123456789")] != '\0') {
+		errno = EINVAL;
+		return -1;
+	}
+	for (const char *p = text; *p; p++) {
+		v = v * 10 + (unsigned)(*p - '0');
+		if (v > DSCP_MAX) {
+			errno = ERANGE;
+			return -1;
+		}
+	}
+	*dscp = v;
+	return 0;
+}
+
+const char *tcpav_dscp_name(unsigned dscp)
+{
+	for (size_t i = 0; i < sizeof(dscp_names) / sizeof(dscp_names[0]); i++)
+		if (dscp_names[i].dscp == dscp)
+			return dscp_names[i].name;
+	return NULL;
 }

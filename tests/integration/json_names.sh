@@ -26,10 +26,12 @@ check "rule list --json: the rule's target as target_bps ($T), no rate_bps" \
     jq -e --argjson t $T 'length == 1 and .[0].target_bps == $t and .[0].cc == "tcp_av"
         and .[0].dport == 5201 and (.[0] | has("rate_bps") | not)' "$TMP/rules.json"
 
-# the rule's slot and value bytes ("0x.." strings), cc = the last 16 bytes
+# the rule's slot and value bytes ("0x.." strings); cc is bytes 64-79 of
+# struct tcpav_rule (abi.h asserts that offset)
+CC_AT=64
 slot_and_value() {
     bpftool -j map dump pinned "$PINS/tcpav_rules" |
-        jq -r '.[] | select((.value | length) > 16 and (.value[-16:] | map(ltrimstr("0x")) | join(" ")
+        jq -r --argjson o $CC_AT '.[] | select((.value | length) >= $o + 16 and (.value[$o:$o + 16] | map(ltrimstr("0x")) | join(" ")
             | startswith("74 63 70 5f 61 76 00"))) | "\(.key | map(ltrimstr("0x")) | join(" "))|\(.value | map(ltrimstr("0x")) | join(" "))"'
 }
 read -r entry < <(slot_and_value) || entry=
@@ -40,8 +42,7 @@ key=${entry%%|*} value=${entry#*|}
 read -ra bytes <<<"$value"
 # q " \ 0x01 é(c3 a9) 0xff, then NULs: 8 bytes and 8 NULs
 odd=(71 22 5c 01 c3 a9 ff 00 00 00 00 00 00 00 00 00)
-n=${#bytes[@]}
-for i in "${!odd[@]}"; do bytes[n - 16 + i]=${odd[i]}; done
+for i in "${!odd[@]}"; do bytes[CC_AT + i]=${odd[i]}; done
 # shellcheck disable=SC2086 # word splitting of the byte lists is the point
 bpftool map update pinned "$PINS/tcpav_rules" key hex $key value hex ${bytes[*]}
 "$TCPAVCTL" rule list --json >"$TMP/rules-odd.json" || true

@@ -3,12 +3,15 @@
  * test_units.c - tcpav_parse_rate() and tcpav_format_rate() (tcpav.h):
  * iperf3-style rates, suffixes k/M/G/T in either case as powers of 1000,
  * rounded to the nearest bit; errors leave *bps alone and set errno.
+ * tcpav_parse_dscp() and tcpav_dscp_name() (dscp.h): tcpavctl's --dscp,
+ * the registry's names in either case or 0-63.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "tcpav/dscp.h"
 #include "tcpav/tcpav.h"
 #include "check.h"
 
@@ -69,8 +72,121 @@ static void formats(uint64_t bps, const char *want)
 	      want, buf);
 }
 
+#define DSCP_SENTINEL 0xDEADu
+
+static void dscp_parses(const char *text, unsigned want)
+{
+	unsigned v = DSCP_SENTINEL;
+	int rc;
+
+	errno = 0;
+	rc = tcpav_parse_dscp(text, &v);
+	CHECK(rc == 0 && v == want, "dscp \"%s\" = %u (rc %d, got %u)", text, want, rc, v);
+}
+
+static void dscp_rejects(const char *text, int want_errno)
+{
+	unsigned v = DSCP_SENTINEL;
+	int rc;
+
+	errno = 0;
+	rc = tcpav_parse_dscp(text, &v);
+	CHECK(rc == -1 && errno == want_errno && v == DSCP_SENTINEL,
+	      "dscp \"%s\" fails with %s, *dscp untouched (rc %d, errno %d, *dscp %s)", shown(text),
+	      want_errno == EINVAL ? "EINVAL" : "ERANGE", rc, errno, v == DSCP_SENTINEL ? "untouched" : "CHANGED");
+}
+
+static void dscp_tests(void)
+{
+	/* every name of the registry, with its value (RFC 2474, 2597, 3246,
+	 * 5865, 8622) */
+	static const struct {
+		const char *name;
+		unsigned dscp;
+	} names[] = {
+		{"CS0", 0},   {"CS1", 8},   {"CS2", 16},  {"CS3", 24},  {"CS4", 32},  {"CS5", 40},  {"CS6", 48},
+		{"CS7", 56},  {"AF11", 10}, {"AF12", 12}, {"AF13", 14}, {"AF21", 18}, {"AF22", 20}, {"AF23", 22},
+		{"AF31", 26}, {"AF32", 28}, {"AF33", 30}, {"AF41", 34}, {"AF42", 36}, {"AF43", 38}, {"EF", 46},
+		{"VA", 44},   {"LE", 1},    {"DF", 0},    {"BE", 0},
+	};
+	unsigned shown_names = 0, v;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		dscp_parses(names[i].name, names[i].dscp);
+	/* either case */
+	dscp_parses("af41", 34);
+	dscp_parses("Af41", 34);
+	dscp_parses("ef", 46);
+	dscp_parses("cs0", 0);
+	dscp_parses("be", 0);
+	dscp_parses("df", 0);
+	dscp_parses("va", 44);
+	dscp_parses("le", 1);
+	/* numbers 0-63, decimal */
+	dscp_parses("0", 0);
+	dscp_parses("34", 34);
+	dscp_parses("63", 63);
+	dscp_parses("5", 5);
+	dscp_parses("034", 34);
+	/* not names, not numbers: EINVAL */
+	dscp_rejects("", EINVAL);
+	dscp_rejects("AF44", EINVAL);
+	dscp_rejects("AF14", EINVAL);
+	dscp_rejects("AF50", EINVAL);
+	dscp_rejects("CS8", EINVAL);
+	dscp_rejects("AF4", EINVAL);
+	dscp_rejects("AF411", EINVAL);
+	dscp_rejects("E F", EINVAL);
+	dscp_rejects(" EF", EINVAL);
+	dscp_rejects("EF ", EINVAL);
+	dscp_rejects("EF\n", EINVAL);
+	dscp_rejects("-1", EINVAL);
+	dscp_rejects("+5", EINVAL);
+	dscp_rejects("-0", EINVAL);
+	dscp_rejects("0x22", EINVAL);
+	dscp_rejects("34.0", EINVAL);
+	dscp_rejects("3 4", EINVAL);
+	dscp_rejects("default", EINVAL);
+	/* numbers above 63: ERANGE (a TOS byte such as 0x88 = 136 is not a DSCP) */
+	dscp_rejects("64", ERANGE);
+	dscp_rejects("136", ERANGE);
+	dscp_rejects("255", ERANGE);
+	dscp_rejects("99999999999999999999999", ERANGE);
+	errno = 0;
+	v = DSCP_SENTINEL;
+	CHECK(tcpav_parse_dscp(NULL, &v) == -1 && errno == EINVAL && v == DSCP_SENTINEL,
+	      "dscp NULL text: -1, EINVAL");
+	errno = 0;
+	CHECK(tcpav_parse_dscp("EF", NULL) == -1 && errno == EINVAL, "dscp into NULL: -1, EINVAL");
+	errno = 0;
+	CHECK(tcpav_parse_dscp("AF41", &v) == 0 && errno == 0, "a successful dscp parse leaves errno alone");
+
+	/* names back: one per value, the first of the registry's for 0 */
+	CHECK(tcpav_dscp_name(34) && strcmp(tcpav_dscp_name(34), "AF41") == 0, "name of 34 is AF41");
+	CHECK(tcpav_dscp_name(46) && strcmp(tcpav_dscp_name(46), "EF") == 0, "name of 46 is EF");
+	CHECK(tcpav_dscp_name(0) && strcmp(tcpav_dscp_name(0), "CS0") == 0, "name of 0 is CS0");
+	CHECK(tcpav_dscp_name(1) && strcmp(tcpav_dscp_name(1), "LE") == 0, "name of 1 is LE");
+	CHECK(tcpav_dscp_name(44) && strcmp(tcpav_dscp_name(44), "VA") == 0, "name of 44 is VA");
+	CHECK(tcpav_dscp_name(5) == NULL, "5 has no name");
+	CHECK(tcpav_dscp_name(64) == NULL && tcpav_dscp_name(136) == NULL, "64 and 136 have no name");
+	/* every value 0-63: its name (if any) parses back to it; 23 values
+	 * have names (DF and BE are only other names of CS0) */
+	for (unsigned d = 0; d <= 63; d++) {
+		const char *name = tcpav_dscp_name(d);
+
+		if (!name)
+			continue;
+		shown_names++;
+		v = DSCP_SENTINEL;
+		if (tcpav_parse_dscp(name, &v) != 0 || v != d)
+			CHECK(0, "name %s of %u parses back (got %u)", name, d, v);
+	}
+	CHECK(shown_names == 23, "23 of the values 0-63 have a name (got %u), each parsing back", shown_names);
+}
+
 int main(void)
 {
+	dscp_tests();
 	/* the examples of tcpav.h and the brief */
 	parses("8M", 8000000);
 	parses("500k", 500000);

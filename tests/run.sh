@@ -238,7 +238,7 @@ if [[ $mode == all || $mode == integration ]]; then
 		# the tests that drive tcpavctl, libtcpav, apstat, apqos and
 		# tc_impair hardest, again with the ASan/UBSan build
 		if [[ -n $sanbuild ]]; then
-			for t in bad_input.sh rules_exec_api.sh rules_lifecycle.sh json_names.sh unload_while_running.sh \
+			for t in bad_input.sh rules_exec_api.sh rules_lifecycle.sh rules_dscp.sh json_names.sh unload_while_running.sh \
 				apstat_no_nl80211.sh apqos_bad_input.sh apqos_manage.sh apqos_force_keep.sh tb_impair.sh; do
 				TCPAV_BUILD=$sanbuild TCPAVCTL=$(abs "$sanbuild")/bin/tcpavctl \
 					run_one "$(basename "$sanbuild")/$t" timeout --kill-after=10 300 bash "tests/integration/$t"

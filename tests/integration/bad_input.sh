@@ -37,6 +37,14 @@ bad "exec with a malformed rate" "--rate 'fast'" $T exec --rate fast -- true
 bad "port out of range" "--dport '70000'" $T rule add --dport 70000 --cc cubic
 bad "port zero" "--sport '0'" $T rule add --sport 0 --cc cubic
 bad "bad address" "--dst '10.1.2.300'" $T rule add --dst 10.1.2.300 --cc cubic
+bad "unknown DSCP name" "--dscp 'AF44': not a DSCP" $T rule add --dport 5301 --cc cubic --dscp AF44
+bad "DSCP above 63" "--dscp '64': a DSCP is 0-63" $T rule add --dport 5301 --cc cubic --dscp 64
+bad "TOS byte given as a DSCP" "--dscp '136': a DSCP is 0-63" $T rule add --dport 5301 --cc cubic --dscp 136
+bad "negative DSCP" "--dscp '-1': not a DSCP" $T rule add --dport 5301 --cc cubic --dscp -1
+bad "empty DSCP" "--dscp '': not a DSCP" $T rule add --dport 5301 --cc cubic --dscp ""
+bad "bad DSCP after a good rate" "--dscp 'EF2'" $T rule add --dport 5301 --cc tcp_av --rate 8M --dscp EF2
+bad "exec with a bad DSCP" "--dscp 'AF44': not a DSCP" $T exec --cc cubic --dscp AF44 -- touch "$TMP/dscp-ran"
+check "exec with a bad DSCP: the command did not run" test ! -e "$TMP/dscp-ran"
 bad "prefix too long" "prefix length" $T rule add --src 10.0.0.0/33 --cc cubic
 bad "not a cgroup" "not a cgroup v2" $T rule add --cgroup /tmp --cc cubic
 bad "rule del of a missing id" "no rule with id 999" $T rule del 999

@@ -7,9 +7,12 @@
  *   bulk_flow sink PORT
  *       accept one connection on PORT (IPv4 and IPv6), read until EOF,
  *       close; prints "received N bytes"
- *   bulk_flow send ADDR PORT BYTES CC
+ *   bulk_flow send ADDR PORT BYTES CC [TOS]
  *       connect to ADDR:PORT with congestion control CC, write BYTES,
- *       shut down the write side, wait for the peer's close
+ *       shut down the write side, wait for the peer's close; with TOS
+ *       (0-255, 0x.. allowed) the socket's IP_TOS (and IPV6_TCLASS for an
+ *       IPv6 socket) is set before connect, as a program marking its own
+ *       traffic does (tests/integration/rules_dscp.sh)
  *   bulk_flow serve PORT BYTES CC
  *       the same transfer the other way round (a download): accept one
  *       connection on PORT, write BYTES to it with CC, wait for its close
@@ -19,6 +22,7 @@
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/ip.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,9 +80,21 @@ static int accept_one(const char *port_arg, const char *cc)
 	return c;
 }
 
-/* Connects to ADDR:PORT, with congestion control CC when given; -2 for an
- * unknown address, -1 after a message on another failure. */
-static int connect_to(const char *addr, const char *port, const char *cc)
+/* TOS on S before connect: IP_TOS, and IPV6_TCLASS too for an IPv6
+ * socket (whose IPv4-mapped connections send with IP_TOS). */
+static int set_tos(int s, int family, int tos)
+{
+	if (setsockopt(s, IPPROTO_IP, IP_TOS, &tos, sizeof(tos)))
+		return fail("IP_TOS");
+	if (family == AF_INET6 && setsockopt(s, IPPROTO_IPV6, IPV6_TCLASS, &tos, sizeof(tos)))
+		return fail("IPV6_TCLASS");
+	return 0;
+}
+
+/* Connects to ADDR:PORT, with congestion control CC when given and TOS
+ * when not negative; -2 for an unknown address, -1 after a message on
+ * another failure. */
+static int connect_to(const char *addr, const char *port, const char *cc, int tos)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
 	int s, rc;
@@ -91,6 +107,7 @@ static int connect_to(const char *addr, const char *port, const char *cc)
 	s = socket(ai->ai_family, SOCK_STREAM, 0);
 	rc = s < 0 ? fail("socket")
 	     : cc && setsockopt(s, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc)) ? fail("TCP_CONGESTION (the name of a congestion control)")
+	     : tos >= 0 && set_tos(s, ai->ai_family, tos)                                  ? 1
 	     : connect(s, ai->ai_addr, ai->ai_addrlen)                                     ? fail("connect")
 											    : 0;
 	freeaddrinfo(ai);
@@ -163,21 +180,31 @@ static int serve(const char *port_arg, const char *bytes_arg, const char *cc)
 
 static int fetch(const char *addr, const char *port)
 {
-	int s = connect_to(addr, port, NULL);
+	int s = connect_to(addr, port, NULL, -1);
 
 	return s < 0 ? -s : read_all(s, 1);
 }
 
-static int send_bulk(const char *addr, const char *port, const char *bytes_arg, const char *cc)
+static int send_bulk(const char *addr, const char *port, const char *bytes_arg, const char *cc, const char *tos_arg)
 {
 	unsigned long long bytes;
+	long tos = -1;
+	char *end;
 	int s;
 
 	if (parse_count(bytes_arg, 1ULL << 40, &bytes)) {
 		fprintf(stderr, "bulk_flow: bad byte count '%s'\n", bytes_arg);
 		return 2;
 	}
-	s = connect_to(addr, port, cc);
+	if (tos_arg) {
+		errno = 0;
+		tos = strtol(tos_arg, &end, 0);
+		if (errno || end == tos_arg || *end || tos < 0 || tos > 255) {
+			fprintf(stderr, "bulk_flow: bad TOS '%s' (0-255)\n", tos_arg);
+			return 2;
+		}
+	}
+	s = connect_to(addr, port, cc, (int)tos);
 	return s < 0 ? -s : write_all(s, bytes);
 }
 
@@ -185,13 +212,13 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "sink"))
 		return sink(argv[2]);
-	if (argc == 6 && !strcmp(argv[1], "send"))
-		return send_bulk(argv[2], argv[3], argv[4], argv[5]);
+	if ((argc == 6 || argc == 7) && !strcmp(argv[1], "send"))
+		return send_bulk(argv[2], argv[3], argv[4], argv[5], argc == 7 ? argv[6] : NULL);
 	if (argc == 5 && !strcmp(argv[1], "serve"))
 		return serve(argv[2], argv[3], argv[4]);
 	if (argc == 4 && !strcmp(argv[1], "fetch"))
 		return fetch(argv[2], argv[3]);
-	fprintf(stderr, "usage: bulk_flow sink PORT | bulk_flow send ADDR PORT BYTES CC\n"
+	fprintf(stderr, "usage: bulk_flow sink PORT | bulk_flow send ADDR PORT BYTES CC [TOS]\n"
 			"       bulk_flow serve PORT BYTES CC | bulk_flow fetch ADDR PORT\n");
 	return 2;
 }

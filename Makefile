@@ -3,6 +3,7 @@
 #   make            build everything into $(BUILD)
 #   make check      install missing Debian packages, build, run all tests
 #   make check-open the integration tests of bounds not met yet (tests/integration/OPEN)
+#   make experiments-quick  experiments/avr-nrt on both engines, short (in check)
 #   make demo       build, load tcp_av, run a short testbed demo, clean up
 #   make bench      benchmarks (printed, not asserted)
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -74,7 +75,7 @@ UTIL_OBJS := $(UTIL_SRCS:%.c=$(BUILD)/obj/%.o)
 CTL_OBJS := $(CTL_SRCS:%.c=$(BUILD)/obj/%.o)
 HEADERS := $(wildcard include/tcpav/*.h) tcpav/ctl/ctl.h $(wildcard monitor/*.h) $(wildcard ap-tools/*.h)
 
-.PHONY: all deps check check-open unit integration demo bench fuzz install clean tcpavctl libtcpav avmon ap-tools mutants
+.PHONY: all deps check check-open experiments-quick unit integration demo bench fuzz install clean tcpavctl libtcpav avmon ap-tools mutants
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/bin/tcpavctl $(BUILD)/libtcpav.a $(BUILD)/libtcpav.so $(BUILD)/bin/avmon \
@@ -278,6 +279,11 @@ unit: all
 
 integration: all
 	tests/run.sh --integration-only $(BUILD)
+
+# experiments/avr-nrt end to end on both engines, short, and avmon against
+# the simulator (tests/experiments/TESTS; part of check): ~1 minute, as root
+experiments-quick: all
+	TCPAV_BUILD=$(BUILD) TCPAVCTL=$(CURDIR)/$(BUILD)/bin/tcpavctl tests/run.sh --tests-file tests/experiments/TESTS
 
 # the integration tests of bounds the code does not meet yet
 # (tests/integration/OPEN): not part of check

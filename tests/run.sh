@@ -231,10 +231,12 @@ if [[ $mode == all || $mode == integration ]]; then
 		echo "########################################################################"
 		echo "# SKIPPED: integration tests need root (network namespaces, BPF)."
 		echo "########################################################################"
-		skipped=$((skipped + $(grep -cv '^\s*\(#\|$\)' tests/integration/TESTS)))
+		skipped=$((skipped + $(cat tests/integration/TESTS tests/experiments/TESTS | grep -cv '^\s*\(#\|$\)')))
 	else
 		export TCPAV_BUILD=$build TCPAVCTL=$(abs "$build")/bin/tcpavctl
 		run_list tests/integration/TESTS
+		# experiments/avr-nrt on both engines, short (make experiments-quick)
+		run_list tests/experiments/TESTS
 		# the tests that drive tcpavctl, libtcpav, apstat, apqos and
 		# tc_impair hardest, again with the ASan/UBSan build
 		if [[ -n $sanbuild ]]; then

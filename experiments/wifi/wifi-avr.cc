@@ -34,6 +34,7 @@
 #include <ctime>
 #include <getopt.h>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,7 @@ namespace
 
 const uint32_t kSegment = 1448;    // Linux's MSS on a 1500-byte MTU with timestamps
 const uint32_t kSndBuf = 4194304;  // Linux's tcp_wmem max (autotuning reaches it)
+                                   // (--sndbuf: less, so that a drain ends)
 const uint32_t kRcvBuf = 6291456;  // Linux's tcp_rmem max
 const uint8_t kTosAf41 = 34 << 2;  // DSCP AF41: UP 4, AC_VI (precedence and RFC 8325)
 const uint16_t kPortBase = 5001;
@@ -75,6 +77,7 @@ struct Options
     std::vector<std::string> staRate;
     std::string apQdisc{"fifo"};
     unsigned apQueue{100};
+    unsigned sndBuf{kSndBuf};
     bool wmm{false};
     bool ackMarked{false};
     bool saturate{false};
@@ -109,7 +112,8 @@ Usage(FILE* f)
         "  --saturate              every flow bulk with the competitors' CC: measures EB\n"
         "  --duration S            seconds of traffic (default 20)\n"
         "  --warmup S              seconds left out of every figure (default 2)\n"
-        "  --drain S               seconds simulated after the sources stop (default 0)\n"
+        "  --drain S               seconds simulated after the sources stop and close\n"
+        "                          their sockets (default 0)\n"
         "  --seed N, --run N       ns-3's RNG seed and run (default 1, 1)\n"
         "  --wan-delay MS          one-way delay of each wired link (default 1)\n"
         "  --sta-delay LIST        extra one-way delay per station, ms, comma-separated\n"
@@ -123,6 +127,8 @@ Usage(FILE* f)
         "  --ack-marked            with --wmm, the target's receiver marks its ACKs AF41\n"
         "  --fps N, --gop N, --i-ratio R   the video: frames/s (30), frames per group\n"
         "                          (15), I-frame size over P-frame size (5)\n"
+        "  --sndbuf BYTES          every TCP send buffer (default 4194304, Linux's\n"
+        "                          tcp_wmem maximum; with --drain, less drains sooner)\n"
         "  --pcap DIR              radiotap capture at the AP: DIR/ap-*.pcap\n"
         "  --help\n",
         kFlowsMax);
@@ -190,7 +196,7 @@ ParseOptions(int argc, char** argv)
 {
     enum { O_DIRECTION = 256, O_FLOWS, O_TARGET, O_CC, O_COMPETITORS, O_SATURATE, O_DURATION, O_WARMUP,
            O_DRAIN, O_SEED, O_RUN, O_WAN_DELAY, O_STA_DELAY, O_STA_RATE, O_AP_QDISC, O_AP_QUEUE, O_WMM,
-           O_ACK_MARKED, O_FPS, O_GOP, O_I_RATIO, O_PCAP, O_HELP };
+           O_ACK_MARKED, O_FPS, O_GOP, O_I_RATIO, O_PCAP, O_SNDBUF, O_HELP };
     static const struct option longopts[] = {
         {"direction", required_argument, nullptr, O_DIRECTION}, {"flows", required_argument, nullptr, O_FLOWS},
         {"target", required_argument, nullptr, O_TARGET},       {"cc", required_argument, nullptr, O_CC},
@@ -203,7 +209,8 @@ ParseOptions(int argc, char** argv)
         {"ap-queue", required_argument, nullptr, O_AP_QUEUE},   {"wmm", no_argument, nullptr, O_WMM},
         {"ack-marked", no_argument, nullptr, O_ACK_MARKED},     {"fps", required_argument, nullptr, O_FPS},
         {"gop", required_argument, nullptr, O_GOP},             {"i-ratio", required_argument, nullptr, O_I_RATIO},
-        {"pcap", required_argument, nullptr, O_PCAP},           {"help", no_argument, nullptr, O_HELP},
+        {"pcap", required_argument, nullptr, O_PCAP},           {"sndbuf", required_argument, nullptr, O_SNDBUF},
+        {"help", no_argument, nullptr, O_HELP},
         {nullptr, 0, nullptr, 0}};
     Options o;
     bool haveTarget = false;
@@ -271,6 +278,7 @@ ParseOptions(int argc, char** argv)
             break;
         }
         case O_PCAP: o.pcapDir = optarg; break;
+        case O_SNDBUF: o.sndBuf = ParseUint("--sndbuf", optarg, 16 * kSegment, 1u << 30); break;
         case O_HELP: Usage(stdout); std::exit(0);
         default:
             Fail(std::string("unknown or incomplete option '") + argv[optind - 1] + "' (see --help)");
@@ -318,6 +326,7 @@ MakeCc(const std::string& name, uint64_t targetBps)
 // What a flow's receiver saw, and its sender's RTT.
 struct FlowStats
 {
+    uint64_t txBytes{0};       // the sender's socket took
     uint64_t rxBytes{0};       // all of it
     uint64_t rxInWindow{0};    // received in [warmup, duration]
     double rttSumMs{0};
@@ -373,9 +382,12 @@ class Source : public Application
 
     void StopApplication() override
     {
-        // the source stops writing; what the socket holds is still sent
+        // the source stops writing and closes: what the socket holds is
+        // still sent, then its FIN
         m_running = false;
         m_frameEvent.Cancel();
+        if (m_socket)
+            m_socket->Close();
     }
 
     void OnRtt(Time, Time rtt)
@@ -388,6 +400,10 @@ class Source : public Application
 
     void Connected(Ptr<Socket>)
     {
+        // ns-3 3.37 forgets a TOS set before Connect (its data went out
+        // unmarked): set it again on the connected socket
+        if (m_tos)
+            m_socket->SetIpTos(m_tos);
         m_connected = true;
         Send();
     }
@@ -425,6 +441,7 @@ class Source : public Application
             int sent = m_socket->Send(Create<Packet>(n));
             if (sent <= 0)
                 return;
+            m_stats->txBytes += static_cast<uint64_t>(sent);
             if (m_isVideo)
                 m_backlog -= static_cast<uint64_t>(sent);
         }
@@ -517,7 +534,7 @@ SetDefaults(const Options& o)
 {
     // ns-3 defaults that would distort the result, each set and recorded
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(kSegment));
-    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(kSndBuf));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(o.sndBuf));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(kRcvBuf));
     Config::SetDefault("ns3::TcpSocket::InitialCwnd", UintegerValue(10));
     Config::SetDefault("ns3::TcpSocket::DelAckCount", UintegerValue(2));
@@ -541,7 +558,7 @@ WriteSettings(tcpav_json* j, const Options& o)
 {
     tcpav_json_object_begin(j, "ns3_settings");
     tcpav_json_u64(j, "tcp_segment_size", kSegment);
-    tcpav_json_u64(j, "tcp_snd_buf_bytes", kSndBuf);
+    tcpav_json_u64(j, "tcp_snd_buf_bytes", o.sndBuf);
     tcpav_json_u64(j, "tcp_rcv_buf_bytes", kRcvBuf);
     tcpav_json_string(j, "tcp_buffers", "fixed (ns-3 has no autotuning): Linux's tcp_wmem/tcp_rmem maxima");
     tcpav_json_u64(j, "tcp_initial_cwnd", 10);
@@ -655,6 +672,7 @@ main(int argc, char** argv)
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
     std::vector<FlowStats> stats(n);
+    std::vector<std::string> dstAddr(n); // "ADDR:PORT" of each flow's receiver, as avmon prints it
     frame_schedule video{o.targetBps, o.fps, o.gop, o.iRatioPct};
     Ptr<UniformRandomVariable> jitter = CreateObject<UniformRandomVariable>();
     for (unsigned i = 0; i < n; i++) {
@@ -665,6 +683,9 @@ main(int argc, char** argv)
         uint16_t port = kPortBase + i;
         uint8_t tos = target && o.wmm ? kTosAf41 : 0;
         uint8_t ackTos = target && o.ackMarked ? kTosAf41 : 0;
+        std::ostringstream where;
+        toAddr.Print(where);
+        dstAddr[i] = where.str() + ":" + std::to_string(port);
         Ptr<Sink> sink = Create<Sink>(port, ackTos, &stats[i], window);
         to->AddApplication(sink);
         sink->SetStartTime(Seconds(0));
@@ -719,6 +740,7 @@ main(int argc, char** argv)
     tcpav_json_array_end(&j);
     tcpav_json_string(&j, "ap_qdisc", o.apQdisc.c_str());
     tcpav_json_u64(&j, "ap_queue", o.apQueue);
+    tcpav_json_u64(&j, "sndbuf", o.sndBuf);
     tcpav_json_bool(&j, "wmm", o.wmm);
     tcpav_json_bool(&j, "ack_marked", o.ackMarked);
     tcpav_json_string(&j, "target_dscp", o.wmm ? "AF41" : "CS0");
@@ -744,7 +766,9 @@ main(int argc, char** argv)
         tcpav_json_string(&j, "role", target ? "target" : "competitor");
         tcpav_json_string(&j, "cc", target ? o.cc.c_str() : o.competitors.c_str());
         tcpav_json_string(&j, "src", down ? "wired" : "station");
+        tcpav_json_string(&j, "dst_addr", dstAddr[i].c_str());
         tcpav_json_fixed(&j, "goodput_bps", goodput, 0);
+        tcpav_json_u64(&j, "tx_bytes", s.txBytes);
         tcpav_json_u64(&j, "rx_bytes", s.rxBytes);
         tcpav_json_number(&j, "rtt_ms", s.rttSamples ? s.rttSumMs / s.rttSamples : NAN);
         if (target) {

@@ -59,6 +59,11 @@ const uint32_t kRcvBuf = 6291456;  // Linux's tcp_rmem max
 const uint8_t kTosAf41 = 34 << 2;  // DSCP AF41: UP 4, AC_VI (precedence and RFC 8325)
 const uint16_t kPortBase = 5001;
 const unsigned kFlowsMax = 32;
+// the target's frames of the window count as delivered when they arrive by
+// the window's end plus this (the sources run on for it): a frame made at
+// the window's last instant cannot arrive within it, and a video client
+// plays with a buffer of about this much
+const double kTailS = 1.0;
 
 struct Options
 {
@@ -76,6 +81,7 @@ struct Options
     std::vector<double> staDelayMs;
     std::vector<std::string> staRate;
     std::string apQdisc{"fifo"};
+    std::string staQdisc{"fqcodel"};
     unsigned apQueue{100};
     unsigned sndBuf{kSndBuf};
     bool wmm{false};
@@ -113,7 +119,9 @@ Usage(FILE* f)
         "  --duration S            seconds of traffic (default 20)\n"
         "  --warmup S              seconds left out of every figure (default 2)\n"
         "  --drain S               seconds simulated after the sources stop and close\n"
-        "                          their sockets (default 0)\n"
+        "                          their sockets (default 0); they stop 1 s after\n"
+        "                          --duration: the target's frames of the window count\n"
+        "                          as delivered when they arrive by then\n"
         "  --seed N, --run N       ns-3's RNG seed and run (default 1, 1)\n"
         "  --wan-delay MS          one-way delay of each wired link (default 1)\n"
         "  --sta-delay LIST        extra one-way delay per station, ms, comma-separated\n"
@@ -123,6 +131,9 @@ Usage(FILE* f)
         "  --ap-qdisc fifo|fqcodel fifo: drop-tail MAC queue, no queue disc (default);\n"
         "                          fqcodel: ns-3's default FqCoDel on the AP\n"
         "  --ap-queue PKTS         Wi-Fi MAC queue per access category (default 100)\n"
+        "  --sta-qdisc fqcodel|fifo  the stations' queueing: ns-3's FqCoDel in front of\n"
+        "                          the MAC queue, as a Linux client's fq_codel (default),\n"
+        "                          or none (drop-tail MAC queue)\n"
         "  --wmm                   802.11e EDCA; the target flow carries DSCP AF41 (AC_VI)\n"
         "  --ack-marked            with --wmm, the target's receiver marks its ACKs AF41\n"
         "  --fps N, --gop N, --i-ratio R   the video: frames/s (30), frames per group\n"
@@ -196,7 +207,7 @@ ParseOptions(int argc, char** argv)
 {
     enum { O_DIRECTION = 256, O_FLOWS, O_TARGET, O_CC, O_COMPETITORS, O_SATURATE, O_DURATION, O_WARMUP,
            O_DRAIN, O_SEED, O_RUN, O_WAN_DELAY, O_STA_DELAY, O_STA_RATE, O_AP_QDISC, O_AP_QUEUE, O_WMM,
-           O_ACK_MARKED, O_FPS, O_GOP, O_I_RATIO, O_PCAP, O_SNDBUF, O_HELP };
+           O_ACK_MARKED, O_FPS, O_GOP, O_I_RATIO, O_PCAP, O_SNDBUF, O_STA_QDISC, O_HELP };
     static const struct option longopts[] = {
         {"direction", required_argument, nullptr, O_DIRECTION}, {"flows", required_argument, nullptr, O_FLOWS},
         {"target", required_argument, nullptr, O_TARGET},       {"cc", required_argument, nullptr, O_CC},
@@ -210,6 +221,7 @@ ParseOptions(int argc, char** argv)
         {"ack-marked", no_argument, nullptr, O_ACK_MARKED},     {"fps", required_argument, nullptr, O_FPS},
         {"gop", required_argument, nullptr, O_GOP},             {"i-ratio", required_argument, nullptr, O_I_RATIO},
         {"pcap", required_argument, nullptr, O_PCAP},           {"sndbuf", required_argument, nullptr, O_SNDBUF},
+        {"sta-qdisc", required_argument, nullptr, O_STA_QDISC},
         {"help", no_argument, nullptr, O_HELP},
         {nullptr, 0, nullptr, 0}};
     Options o;
@@ -265,6 +277,11 @@ ParseOptions(int argc, char** argv)
             if (o.apQdisc != "fifo" && o.apQdisc != "fqcodel")
                 Fail(std::string("--ap-qdisc: '") + optarg + "' is neither fifo nor fqcodel");
             break;
+        case O_STA_QDISC:
+            o.staQdisc = optarg;
+            if (o.staQdisc != "fifo" && o.staQdisc != "fqcodel")
+                Fail(std::string("--sta-qdisc: '") + optarg + "' is neither fqcodel nor fifo");
+            break;
         case O_AP_QUEUE: o.apQueue = ParseUint("--ap-queue", optarg, 1, 100000); break;
         case O_WMM: o.wmm = true; break;
         case O_ACK_MARKED: o.ackMarked = true; break;
@@ -306,6 +323,13 @@ ParseOptions(int argc, char** argv)
     return o;
 }
 
+// the sources run on for kTailS after the window when there is a target
+double
+Tail(const Options& o)
+{
+    return o.saturate ? 0 : kTailS;
+}
+
 Ptr<TcpCongestionOps>
 MakeCc(const std::string& name, uint64_t targetBps)
 {
@@ -336,12 +360,19 @@ struct FlowStats
     std::vector<double> frameGenS;     // when it was generated
     size_t framesDone{0};
     std::vector<double> latencyMs;     // of frames generated inside the window
+    Ptr<TcpAv> tcpAv;                  // the target's law, when it runs tcp_av
     uint64_t offeredInWindow{0};       // bytes generated inside the window
+    // the window's own frames: their stream offsets [first, end), and what
+    // the receiver had read by the window's end plus kTailS (bytes from
+    // before the window, a backlog, are not the window's delivery)
+    bool windowSeen{false};
+    uint64_t windowFirst{0}, windowEnd{0};
+    uint64_t rxAtWindowEnd{0};
 };
 
 struct Window
 {
-    double start, end;
+    double start, end, tail;
     bool Contains(double t) const { return t >= start && t <= end; }
 };
 
@@ -419,8 +450,14 @@ class Source : public Application
         m_generated += bytes;
         m_stats->frameEnd.push_back(m_generated);
         m_stats->frameGenS.push_back(now);
-        if (m_window.Contains(now))
+        if (m_window.Contains(now)) {
+            if (!m_stats->windowSeen) {
+                m_stats->windowSeen = true;
+                m_stats->windowFirst = m_generated - bytes;
+            }
+            m_stats->windowEnd = m_generated;
             m_stats->offeredInWindow += bytes;
+        }
         m_backlog += bytes;
         m_frame++;
         double next = m_t0 + fs_frame_time_ns(&m_video, m_frame) * 1e-9;
@@ -502,6 +539,8 @@ class Sink : public Application
             if (m_window.Contains(now))
                 m_stats->rxInWindow += p->GetSize();
         }
+        if (now <= m_window.end + m_window.tail)
+            m_stats->rxAtWindowEnd = m_stats->rxBytes;
         auto& st = *m_stats;
         while (st.framesDone < st.frameEnd.size() && st.frameEnd[st.framesDone] <= st.rxBytes) {
             double gen = st.frameGenS[st.framesDone];
@@ -545,6 +584,10 @@ SetDefaults(const Options& o)
     Config::SetDefault("ns3::TcpSocketBase::Sack", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(true));
     Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(200)));
+    // Linux's initial RTO for the SYN (TCP_TIMEOUT_INIT, RFC 6298); ns-3
+    // waits 3 s, and behind an AP queue full of ACKs a station whose SYN
+    // was lost started seconds after the others
+    Config::SetDefault("ns3::TcpSocket::ConnTimeout", TimeValue(Seconds(1)));
     Config::SetDefault("ns3::TcpSocketState::EnablePacing", BooleanValue(false));
     Config::SetDefault("ns3::TcpSocketState::PaceInitialWindow", BooleanValue(false));
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType", TypeIdValue(TcpPrrRecovery::GetTypeId()));
@@ -567,6 +610,7 @@ WriteSettings(tcpav_json* j, const Options& o)
     tcpav_json_bool(j, "tcp_sack", true);
     tcpav_json_bool(j, "tcp_timestamps", true);
     tcpav_json_fixed(j, "tcp_min_rto_s", 0.2, 3);
+    tcpav_json_fixed(j, "tcp_syn_rto_s", 1, 3);
     tcpav_json_string(j, "tcp_recovery", "ns3::TcpPrrRecovery");
     tcpav_json_string(j, "tcp_pacing",
                       "off, as Linux without fq; tcp_av paces itself once it has a target, BBR always");
@@ -576,7 +620,8 @@ WriteSettings(tcpav_json* j, const Options& o)
     tcpav_json_string(j, "wifi_mac_queue_scope", "the AP's and each station's, per access category");
     tcpav_json_string(j, "ap_queue_disc", o.apQdisc == "fifo" ? "none (drop-tail MAC queue)"
                                                                : "ns3::FqCoDelQueueDisc (ns-3 default)");
-    tcpav_json_string(j, "station_queue_disc", "none (drop-tail MAC queue)");
+    tcpav_json_string(j, "station_queue_disc", o.staQdisc == "fifo" ? "none (drop-tail MAC queue)"
+                                                                    : "ns3::FqCoDelQueueDisc (ns-3 default, as Linux)");
     tcpav_json_string(j, "wifi_standard", "802.11g");
     tcpav_json_string(j, "wifi_manager", "ns3::ConstantRateWifiManager");
     tcpav_json_string(j, "wifi_control_mode", "ErpOfdmRate24Mbps");
@@ -593,7 +638,7 @@ main(int argc, char** argv)
     const Options o = ParseOptions(argc, argv);
     const unsigned n = o.flows;
     const bool down = o.direction == "down";
-    const Window window{o.warmup, o.duration};
+    const Window window{o.warmup, o.duration, Tail(o)};
 
     RngSeedManager::SetSeed(o.seed);
     RngSeedManager::SetRun(o.run);
@@ -668,7 +713,11 @@ main(int argc, char** argv)
     TrafficControlHelper tc;
     if (o.apQdisc == "fifo")
         tc.Uninstall(apDev);
-    tc.Uninstall(staDevs);
+    // a Linux client keeps fq_codel in front of its Wi-Fi queue (and TCP
+    // small queues, which ns-3 lacks): without a queue disc, a station's own
+    // sender overflows its 100-packet MAC queue and loses its own packets
+    if (o.staQdisc == "fifo")
+        tc.Uninstall(staDevs);
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
 
     std::vector<FlowStats> stats(n);
@@ -689,19 +738,20 @@ main(int argc, char** argv)
         Ptr<Sink> sink = Create<Sink>(port, ackTos, &stats[i], window);
         to->AddApplication(sink);
         sink->SetStartTime(Seconds(0));
-        Ptr<Source> src = Create<Source>(InetSocketAddress(toAddr, port),
-                                         MakeCc(target ? o.cc : o.competitors, o.targetBps), tos,
+        Ptr<TcpCongestionOps> cc = MakeCc(target ? o.cc : o.competitors, o.targetBps);
+        stats[i].tcpAv = DynamicCast<TcpAv>(cc);
+        Ptr<Source> src = Create<Source>(InetSocketAddress(toAddr, port), cc, tos,
                                          target ? &video : nullptr, &stats[i], window);
         from->AddApplication(src);
         // all start within the first 0.1-0.2 s, in a per-seed order
         src->SetStartTime(Seconds(0.1 + jitter->GetValue(0, 0.1)));
-        src->SetStopTime(Seconds(o.duration));
+        src->SetStopTime(Seconds(o.duration + Tail(o)));
     }
 
     if (!o.pcapDir.empty())
         phy.EnablePcap(o.pcapDir + "/ap", apDev.Get(0), true);
 
-    Simulator::Stop(Seconds(o.duration + o.drain));
+    Simulator::Stop(Seconds(o.duration + Tail(o) + o.drain));
     Simulator::Run();
 
     // --- the record
@@ -726,6 +776,7 @@ main(int argc, char** argv)
     tcpav_json_bool(&j, "saturate", o.saturate);
     tcpav_json_number(&j, "duration_s", o.duration);
     tcpav_json_number(&j, "warmup_s", o.warmup);
+    tcpav_json_number(&j, "tail_s", Tail(o));
     tcpav_json_number(&j, "drain_s", o.drain);
     tcpav_json_u64(&j, "seed", o.seed);
     tcpav_json_u64(&j, "run", o.run);
@@ -739,6 +790,7 @@ main(int argc, char** argv)
         tcpav_json_u64(&j, nullptr, i < o.staRate.size() ? std::strtoul(o.staRate[i].c_str(), nullptr, 10) : 54);
     tcpav_json_array_end(&j);
     tcpav_json_string(&j, "ap_qdisc", o.apQdisc.c_str());
+    tcpav_json_string(&j, "sta_qdisc", o.staQdisc.c_str());
     tcpav_json_u64(&j, "ap_queue", o.apQueue);
     tcpav_json_u64(&j, "sndbuf", o.sndBuf);
     tcpav_json_bool(&j, "wmm", o.wmm);
@@ -757,7 +809,12 @@ main(int argc, char** argv)
     for (unsigned i = 0; i < n; i++) {
         const FlowStats& s = stats[i];
         bool target = i == 0 && !o.saturate;
+        // the target's goodput: its window's frames delivered by the
+        // window's end plus kTailS, over the window (AVR at most 1); a
+        // competitor's: all it read in the window
         double goodput = s.rxInWindow * 8.0 / span;
+        if (target)
+            goodput = (std::min(std::max(s.rxAtWindowEnd, s.windowFirst), s.windowEnd) - s.windowFirst) * 8.0 / span;
         aggregate += goodput;
         if (!target)
             competitors.push_back(goodput);
@@ -775,6 +832,7 @@ main(int argc, char** argv)
             double offered = s.offeredInWindow * 8.0 / span;
             tcpav_json_u64(&j, "target_bps", o.targetBps);
             tcpav_json_fixed(&j, "offered_bps", offered, 0);
+            tcpav_json_fixed(&j, "rx_in_window_bps", s.rxInWindow * 8.0 / span, 0);
             tcpav_json_fixed(&j, "avr", tcpav_avr(goodput, std::min<double>(o.targetBps, offered)), 4);
             size_t inWindow = 0, late = 0;
             std::vector<double> lat = s.latencyMs;
@@ -783,13 +841,26 @@ main(int argc, char** argv)
                     inWindow++;
                     if (k >= s.framesDone) { // never completed: its latency is at least this
                         late++;
-                        lat.push_back((o.duration + o.drain - s.frameGenS[k]) * 1e3);
+                        lat.push_back((o.duration + Tail(o) + o.drain - s.frameGenS[k]) * 1e3);
                     }
                 }
             tcpav_json_u64(&j, "frames", inWindow);
             tcpav_json_u64(&j, "frames_incomplete", late);
             tcpav_json_fixed(&j, "frame_latency_p50_ms", Percentile(lat, 0.50), 2);
             tcpav_json_fixed(&j, "frame_latency_p99_ms", Percentile(lat, 0.99), 2);
+            if (s.tcpAv) {
+                // the law's state at the end, as tcpavctl flows shows it
+                const tcpav_state& st = s.tcpAv->State();
+                tcpav_json_object_begin(&j, "tcp_av");
+                tcpav_json_bool(&j, "infeasible", st.flags & TCPAV_S_INFEASIBLE);
+                tcpav_json_u64(&j, "rounds", st.rounds);
+                tcpav_json_u64(&j, "loss_events", st.loss_events);
+                tcpav_json_number(&j, "gain", st.gain / 256.0);
+                tcpav_json_u64(&j, "g_wnd", st.g_wnd);
+                tcpav_json_u64(&j, "e_wnd", st.e_wnd);
+                tcpav_json_u64(&j, "srtt_us", s.tcpAv->LastAck().srtt_us);
+                tcpav_json_object_end(&j);
+            }
         }
         tcpav_json_object_end(&j);
     }

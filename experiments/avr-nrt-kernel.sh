@@ -37,22 +37,49 @@
 #     tcp_av is chosen by a tcpavctl rule (--dport 5501 --dst RECEIVER --cc
 #     tcp_av --rate T; the socket's CC and the target tcp_av reported half
 #     way through are checked), the other CCs by frame_sender --cc.
-#     Offered: the frames scheduled in [warmup, duration] (as wifi-avr
-#     counts it: a flow that holds the application back does not lower
-#     it); AVR = goodput / min(T, offered); frame latency: scheduled ->
+#     Offered: the bytes of the frames scheduled in [warmup, duration)
+#     (as wifi-avr counts it: a flow that holds the application back does
+#     not lower it), over duration - warmup; frame latency: scheduled ->
 #     last byte acknowledged, a frame never acknowledged counting as the
 #     time to the end of the drain (a lower bound); RTT: ss's srtt every
-#     0.25 s. After the duration the video has AVR_NRT_KERNEL_DRAIN s
-#     (default 1) to hand over and have acknowledged what is still queued.
-# Goodput, every flow alike: the unique payload bytes (avmon: the growth of
-# the sequence space) of its data connection in the 0.1 s intervals whose
-# middle lies in [t0 + warmup, t0 + duration], captured (tcpdump) at the
-# bottleneck's egress, where the receivers get them; the same wall-clock
-# window for all flows, whatever each one's own start (iperf3 starts its
-# clock after its set-up, which a full queue can delay by a loss and a
-# second: per-flow windows would add up to more than EB). Every sender
-# runs on for AVR_NRT_KERNEL_DRAIN s (at least 1) after the duration, so
-# that all flows are still there at its end.
+#     0.25 s. The video's times are its own (frame 0 at its connect,
+#     start_offset_ms after t0: tens of ms on a loaded host).
+# The tail: every sender (the video's frames too) runs on for 1 s past the
+# duration (wifi-avr's kTailS), so that all flows are still there at the
+# window's end and a frame made at its last instant can still arrive.
+# After the tail the video has AVR_NRT_KERNEL_DRAIN s (default 1) to hand
+# over and have acknowledged what is still queued (for its latency only).
+# Goodput, as wifi-avr defines it:
+#   - a competitor's: the unique payload bytes (avmon: the growth of the
+#     sequence space) of its data connection in the 0.1 s intervals whose
+#     middle lies in [t0 + warmup, t0 + duration], captured (tcpdump) at
+#     the bottleneck's egress, where the receivers get them; the same
+#     wall-clock window for all flows, whatever each one's own start
+#     (iperf3 starts its clock after its set-up, which a full queue can
+#     delay by a loss and a second: per-flow windows would add up to more
+#     than EB);
+#   - the target's: the bytes of the window's own frames (those scheduled
+#     in [warmup, duration)) delivered by the window's end + the tail, over
+#     duration - warmup; bytes from before the window (a start-up backlog)
+#     do not count, so AVR = goodput / min(T, offered) is at most 1. Its
+#     rx_in_window_bps is the competitors' measure (all it got in the
+#     window), the old definition.
+#   Delivered, for the target: the highest in-order stream offset that had
+#   left the bottleneck toward the receiver (the same capture: data
+#   segments, SYN for the stream's origin; holes of dropped segments wait
+#   for their retransmission) by the video's start + duration + tail, the
+#   start taken as its SYN's time at the bottleneck (frame 0 is scheduled
+#   when connect returns, a fraction of a ms later: the deadline errs early
+#   by that); the window's frames span the stream offsets [first, end)
+#   (frame_schedule.h's sizes, checked against frame_sender's log), and
+#   goodput = min(max(offset, first), end) - first bytes, wifi-avr's
+#   formula. Why the capture, not frame_sender's ACK stamps (each frame's
+#   last byte acknowledged): it is the earliest signal (the egress is past
+#   the only place a segment is dropped; the ACK comes a return trip
+#   later) and it counts bytes, as wifi-avr does (its receiver's reads),
+#   where the stamps count whole frames only (one per write) and would
+#   leave out the frame in progress at the deadline. The stamps still give
+#   the frame latency.
 # tcp_av is loaded if it is not (and then unloaded at the end).
 #
 # Whatever kernel_run creates (the namespaces and every process in them,
@@ -71,6 +98,7 @@
 
 _AVRK_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 _AVRK_PORT0=5500
+_AVRK_TAIL=1 # s: wifi-avr's kTailS
 
 # _avrk_fail MESSAGE: the reason, one line, and out (the EXIT trap cleans up)
 _avrk_fail() {
@@ -174,13 +202,14 @@ _avrk_iperf_error() {
     echo "iperf3: ${e:-failed}"
 }
 
-# _avrk_wait_senders T0_US SECS DURATION FIRST_BULK CLIENT_PID...:
+# _avrk_wait_senders T0_US SECS VIDEO_S FIRST_BULK CLIENT_PID...:
 # poll (0.2 s) until every sender has ended (the video's is
-# TB_VIDEO_PIDS[0]); fail at once when one ends early, when the shell that
-# sourced this file ($$, avr-nrt) is gone, or 15 s past the expected end
+# TB_VIDEO_PIDS[0], its frames VIDEO_S long: duration + tail); fail at
+# once when one ends early, when the shell that sourced this file ($$,
+# avr-nrt) is gone, or 15 s past the expected end (the drain's included)
 _avrk_wait_senders() {
-    local t0=$1 secs=$2 dur=$3 k=$4 now pid live i
-    local client_end=$((t0 + (secs * 10 - 5) * 100000)) video_end deadline=$((t0 + (secs + 15) * 1000000))
+    local t0=$1 secs=$2 dur=$3 k=$4 now pid live i limit=$(($2 + _avrk_drain + 15))
+    local client_end=$((t0 + (secs * 10 - 5) * 100000)) video_end deadline=$((t0 + limit * 1000000))
     video_end=$(_avrk_us "$t0" "$(awk -v d="$dur" 'BEGIN { print d - 0.2 }')")
     shift 4
     local -a pids=("$@")
@@ -203,7 +232,7 @@ _avrk_wait_senders() {
         done
         ((live)) || return 0
         kill -0 $$ 2>/dev/null || _avrk_fail "the shell that started the run ($$) is gone: run abandoned"
-        ((now < deadline)) || _avrk_fail "the senders did not end within $((secs + 15)) s"
+        ((now < deadline)) || _avrk_fail "the senders did not end within $limit s"
         sleep 0.2
     done
 }
@@ -247,6 +276,42 @@ _avrk_goodput() {
         }' "$_avrk_tmp/rcv.csv" >"$_avrk_tmp/goodput.txt"
 }
 
+# _avrk_delivered AFTER_S: the target's delivery from the capture (see the
+# header), one line "SYN_TIME OFFSET_AT_DEADLINE OFFSET_AT_END": the SYN's
+# time at the bottleneck (the last one, s since the epoch), and the highest
+# in-order stream offset (bytes from the first data byte) that had left it
+# AFTER_S after that SYN, and by the capture's end
+_avrk_delivered() {
+    tcpdump -r "$_avrk_tmp/rcv.pcap" -n -tt -S "tcp dst port $((_AVRK_PORT0 + 1))" 2>"$_avrk_tmp/delivered.err" |
+        awk -v after="$1" '
+        # the segments past holes join the in-order stream as they fill
+        function absorb(p, again) {
+            do {
+                again = 0
+                for (p in pend) if (p + 0 <= nxt) {
+                    if (pend[p] > nxt) nxt = pend[p]
+                    delete pend[p]; again = 1; break
+                }
+            } while (again)
+        }
+        { t = $1 + 0 }
+        / Flags \[S[EW]*\], seq [0-9]+,/ {
+            match($0, / seq [0-9]+,/); isn = substr($0, RSTART + 5, RLENGTH - 6) + 0
+            syn = t; nxt = 0; at = 0; split("", pend); next
+        }
+        syn == "" { next }
+        match($0, / seq [0-9]+:[0-9]+,/) {
+            split(substr($0, RSTART + 5, RLENGTH - 6), r, ":")
+            s = (r[1] - isn - 1 + 4294967296) % 4294967296; e = (r[2] - isn - 1 + 4294967296) % 4294967296
+            if (e < s) e += 4294967296
+            if (s <= nxt) { if (e > nxt) { nxt = e; absorb() } }
+            else if (!(s in pend) || pend[s] < e) pend[s] = e
+            if (t <= syn + after) at = nxt
+        }
+        END { if (syn == "") exit 1; printf "%.6f %.0f %.0f\n", syn, at, nxt }' >"$_avrk_tmp/delivered.txt" ||
+        _avrk_fail "flow 1: no SYN of the video in the capture ($(head -n 1 "$_avrk_tmp/delivered.err"))"
+}
+
 # _avrk_bulk K CC CLIENT OFFSET_S GOODPUT RX_BYTES: flow K's object; its
 # iperf3 client's JSON gives the CC and the RTT (its clock started at about
 # OFFSET_S after t0)
@@ -268,34 +333,60 @@ _avrk_bulk() {
             start_offset_ms: ($off * 1e6 | round / 1000) }'
 }
 
-# _avrk_video T CC RTT_FILE OFFSET_S GOODPUT RX_BYTES: the target flow's
-# object: frame_sender's video.json (with --frames), ss's samples in
-# RTT_FILE; it started OFFSET_S after t0
+# _avrk_video T CC RTT_FILE OFFSET_S RX_IN_WINDOW_BPS RX_BYTES: the target
+# flow's object: frame_sender's video.json (with --frames), ss's samples in
+# RTT_FILE, _avrk_delivered's line; it started OFFSET_S after t0
 _avrk_video() {
-    local t=$1 cc=$2 rf=$3 d=$_avrk_tmp/video rtt
+    local t=$1 cc=$2 rf=$3 d=$_avrk_tmp/video rtt del
     [[ -s $d/video.json ]] || _avrk_fail "flow 1: frame_sender wrote no report ($(tail -n 1 "$_avrk_tmp/video.err" 2>/dev/null))"
     # srtt (ms) of the data connection, one sample per line of ss -ti
     rtt=$(awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^rtt:/) { split(substr($i, 5), a, "/"); s += a[1]; n++ } }
         END { if (n) printf "%.3f", s / n; else print "null" }' "$rf" 2>/dev/null) || rtt=null
+    del=$(awk '{ printf "[%s,%s]", $2, $3 }' "$_avrk_tmp/delivered.txt")
     jq -n --slurpfile v "$d/video.json" --argjson t "$t" --arg cc "$cc" --arg src "$_avrk_src" \
         --argjson port $((_AVRK_PORT0 + 1)) --argjson w "$warmup" --argjson d "$duration" \
-        --argjson drain "$_avrk_drain" --argjson rtt "$rtt" --argjson off "$4" --argjson g "$5" --argjson rx "$6" '
+        --argjson tail "$_AVRK_TAIL" --argjson drain "$_avrk_drain" --argjson rtt "$rtt" --argjson off "$4" \
+        --argjson rxw "$5" --argjson rx "$6" --argjson del "$del" '
         def fail(m): error("flow 1: \(m)");
         $v[0] as $v
         | if $v.cc != $cc then fail("the video ran \($v.cc), not \($cc)") else . end
-        | [$v.frame_log[] | select(.sched_ms >= $w * 1000 - 0.5 and .sched_ms < $d * 1000 - 0.5)] as $f
-        | ((($f | map(.bytes) | add) // 0) * 8 / ($d - $w)) as $offered
-        | ($f | map(if .acked_ms == null then ($d + $drain) * 1000 - .sched_ms else .acked_ms - .sched_ms end)
+        # the stream offset before frame K: frame_schedule.h fs_bytes_before
+        | ($v.i_ratio * 100 | round) as $r | ($r + 100 * ($v.gop - 1)) as $wg
+        | def before(k): ((k - k % $v.gop) / $v.gop) as $n | (k % $v.gop) as $m
+            | ($n * $wg + (if $m > 0 then $r + 100 * ($m - 1) else 0 end)) as $wk
+            | $v.rate_bps * $v.gop * $wk / (8 * $v.fps * $wg) | floor;
+        # the log starts at the first frame scheduled at or after warmup;
+        # the window: [warmup, duration), 0.5 ms for the log rounding to
+        # the us (the frame times fall on the edges: a closed window would
+        # take one frame more than the length holds)
+        ($v.frame_log // []) as $log
+        | if ($log | length) == 0 then fail("frame_sender logged no frame") else . end
+        | [$log[] | select(.sched_ms >= $w * 1000 - 0.5 and .sched_ms < $d * 1000 - 0.5)] as $f
+        | if ($f | length) == 0 then fail("no frame in the window") else . end
+        | before($f[0].k) as $first | ($first + ($f | map(.bytes) | add)) as $stop
+        | (before($log[-1].k + 1)) as $all
+        | if before($f[-1].k + 1) != $stop or $first + ($log | map(.bytes) | add) != $all then
+            fail("the frame sizes are not frame_schedule.h'"'"'s") else . end
+        | if $del[1] > $all then fail("the capture has \($del[1]) bytes of a \($all)-byte stream") else . end
+        | if $v.frames_acked_all == $log[-1].k + 1 and $del[1] != $all then
+            fail("all \($all) bytes were acknowledged, the capture has \($del[1]) in order") else . end
+        | (($stop - $first) * 8 / ($d - $w)) as $offered
+        | ((([[$del[0], $first] | max, $stop] | min) - $first) * 8 / ($d - $w) | round) as $g
+        | ($f | map(if .acked_ms == null then ($d + $tail + $drain) * 1000 - .sched_ms else .acked_ms - .sched_ms end)
             | sort) as $lat
         | def pct(p): if ($lat | length) == 0 then null
             else $lat[(p * ($lat | length) | ceil | if . > 0 then . - 1 else 0 end)] * 100 | round / 100 end;
         ([$t, $offered] | min) as $want
         | { station: 1, role: "target", cc: $cc, src: $src, port: $port, sender_cc: $v.cc,
             goodput_bps: $g, rx_bytes: $rx, rtt_ms: $rtt,
-            target_bps: $t, offered_bps: ($offered | round), written_bps: $v.offered_bps,
+            target_bps: $t, offered_bps: ($offered | round), rx_in_window_bps: $rxw,
+            # of the window'"'"'s frames, those wholly handed to the socket by its end
+            written_bps: ($f | map(select(.written_ms != null and .written_ms <= $d * 1000) | .bytes)
+                | (add // 0) * 8 / ($d - $w) | round),
             avr: (if $want > 0 then $g / $want * 10000 | round / 10000 else null end),
             frames: ($f | length), frames_incomplete: ($f | map(select(.acked_ms == null)) | length),
-            frames_late: $v.frames_late,
+            # handed over later than a frame interval after its time (frame_sender'"'"'s count)
+            frames_late: ($f | map(select(.written_ms == null or .written_ms - .sched_ms > 1000 / $v.fps)) | length),
             frame_latency_p50_ms: pct(0.50), frame_latency_p99_ms: pct(0.99),
             start_offset_ms: ($off * 1e6 | round / 1000) }'
 }
@@ -404,11 +495,12 @@ kernel_run() (
         _avrk_rule=${BASH_REMATCH[1]}
     fi
 
-    # the receivers, the capture, then every sender at once; iperf3 runs
-    # through the drain (at least 1 s) so that every flow is still there at
-    # the window's end
-    local secs
-    secs=$(awk -v d="$dur" -v x="$_avrk_drain" 'BEGIN { s = d + (x < 1 ? 1 : x); printf "%d\n", (s == int(s)) ? s : int(s) + 1 }')
+    # the receivers, the capture, then every sender at once; every sender
+    # runs on for the tail (iperf3 -t: whole seconds, rounded up; the video
+    # makes frames until duration + tail, then drains)
+    local secs vsecs
+    secs=$(awk -v d="$dur" -v x="$_AVRK_TAIL" 'BEGIN { s = d + x; printf "%d\n", (s == int(s)) ? s : int(s) + 1 }')
+    vsecs=$(awk -v d="$dur" -v x="$_AVRK_TAIL" 'BEGIN { print d + x }')
     local -a client_pid=()
     TB_VIDEO_PIDS=()
     for ((k = first_bulk; k <= flows; k++)); do
@@ -434,7 +526,7 @@ kernel_run() (
     t0=$((${EPOCHREALTIME/./} + 300000 + 30000 * flows))
     if ((video)); then
         _avrk_at "${snd[1]}" "$t0" "$_avrk_tmp/launch-1" "$fs" --rate "$target" --fps 30 --gop 15 --i-ratio 5 \
-            --duration "$dur" --omit "$warm" --drain "$_avrk_drain" --frames ${vargs[@]+"${vargs[@]}"} \
+            --duration "$vsecs" --omit "$warm" --drain "$_avrk_drain" --frames ${vargs[@]+"${vargs[@]}"} \
             --json "$_avrk_tmp/video/video.json" "${addr[1]}" "$fsport" >"$_avrk_tmp/video/video.txt" 2>>"$_avrk_tmp/video.err"
         TB_VIDEO_PIDS=("$!" "$sink")
     fi
@@ -461,7 +553,7 @@ kernel_run() (
     # sender that ends early (iperf3 ends on SIGINT, which this subshell,
     # started in the background, cannot trap) or avr-nrt's end ($$) ends
     # the run at once
-    _avrk_wait_senders "$t0" "$secs" "$dur" "$first_bulk" "${client_pid[@]}"
+    _avrk_wait_senders "$t0" "$secs" "$vsecs" "$first_bulk" "${client_pid[@]}"
     local why=''
     if ((video)); then
         tb_video_wait "$_avrk_tmp/video" 2>>"$_avrk_tmp/video.err" ||
@@ -492,6 +584,8 @@ kernel_run() (
     for ((k = 1; k <= flows; k++)); do
         [[ -n ${gp[k]:-} ]] || _avrk_fail "flow $k: no data in the capture"
     done
+    # the target's delivery by its start + duration + tail
+    ((video)) && _avrk_delivered "$vsecs"
 
     # the record
     local -a objs=()
@@ -552,15 +646,15 @@ kernel_run() (
         --argjson run "$run" --argjson queue "$queue" --arg rate "$rate" --argjson eb "$eb" --arg dev "$htb_dev" \
         --arg name "$_avrk_name" --argjson net "$net" --argjson qdiscs "$qdiscs" --argjson stats "$stats" \
         --arg sysctl "$sysctl_snd" --arg via "$target_via" --argjson secs "$secs" --argjson video "$video_json" \
-        --argjson port0 "$_AVRK_PORT0" \
-        --arg goodput_how "unique payload bytes (avmon) captured at the bottleneck's egress toward the receivers, in the 0.1 s intervals whose middle lies in [t0 + warmup, t0 + duration], one wall-clock window for all flows" \
+        --argjson port0 "$_AVRK_PORT0" --argjson tail "$_AVRK_TAIL" \
+        --arg goodput_how "competitors: unique payload bytes (avmon) captured at the bottleneck's egress toward the receivers, in the 0.1 s intervals whose middle lies in [t0 + warmup, t0 + duration], one wall-clock window for all flows; the target: the bytes of its frames scheduled in [warmup, duration) (its own clock) that had left the bottleneck in order (same capture) by its start + duration + tail_s, over duration - warmup (wifi-avr's); its rx_in_window_bps: the competitors' measure" \
         --arg rtt_how "the sender's srtt over [warmup, duration]: iperf3 client intervals of 0.5 s; the video: ss -ti every 0.25 s" '
         ($sysctl | split("|")) as $sys
         | ($flows | map(select(.role == "competitor") | .goodput_bps)) as $c
         | {engine: "kernel", tool: "avr-nrt-kernel", tcpav_version: $version, kernel: $kernel,
            iperf3_version: $iperf3, date: $date,
            parameters: {direction: $dir, flows: $n, target_bps: $t, cc: $cc, competitors: $comp, saturate: $sat,
-             duration_s: $dur, warmup_s: $warm, drain_s: $drain, run: $run, ap_queue: $queue, ap_qdisc: "fifo",
+             duration_s: $dur, warmup_s: $warm, tail_s: $tail, drain_s: $drain, run: $run, ap_queue: $queue, ap_qdisc: "fifo",
              wmm: false, ack_marked: false, eb_rate: $rate, eb_bps: $eb, fps: 30, gop: 15, i_ratio: 5},
            kernel_settings: {
              testbed: "experiments/testbed/ap.sh: a server, an AP router, one station per flow on its bridge br0",

@@ -194,6 +194,8 @@ if [[ $mode == all || $mode == unit ]]; then
 	run_one harness limited tests/harness/selftest.sh
 	# every docs/design.md section a file cites exists
 	run_one docs/refs limited tests/docs/refs.sh
+	# every long option a program's --help prints is in its man page
+	run_one "$(basename "$build")/docs/flags" limited tests/docs/flags.sh "$build"
 	# the sweep's plots carry its CSV's figures (a fixture cells.csv)
 	run_one bench/sweep_plot limited tests/bench/sweep_plot.sh
 	# avmon against tshark's figures for the own corpus (tests/captures)

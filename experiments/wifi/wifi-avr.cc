@@ -33,6 +33,7 @@
 #include <cstring>
 #include <ctime>
 #include <getopt.h>
+#include <unistd.h>
 #include <numeric>
 #include <sstream>
 #include <string>
@@ -119,9 +120,9 @@ Usage(FILE* f)
         "  --duration S            seconds of traffic (default 20)\n"
         "  --warmup S              seconds left out of every figure (default 2)\n"
         "  --drain S               seconds simulated after the sources stop and close\n"
-        "                          their sockets (default 0); they stop 1 s after\n"
-        "                          --duration: the target's frames of the window count\n"
-        "                          as delivered when they arrive by then\n"
+        "                          their sockets (default 0); with a target they stop\n"
+        "                          1 s after --duration: the target's frames of the\n"
+        "                          window count as delivered when they arrive by then\n"
         "  --seed N, --run N       ns-3's RNG seed and run (default 1, 1)\n"
         "  --wan-delay MS          one-way delay of each wired link (default 1)\n"
         "  --sta-delay LIST        extra one-way delay per station, ms, comma-separated\n"
@@ -152,8 +153,11 @@ ParseNumber(const char* flag, const char* text, double min, double max)
     errno = 0;
     double v = std::strtod(text, &end);
     if (!*text || *end || errno || !(v >= min && v <= max))
-        Fail(std::string(flag) + ": '" + text + "' is not a number from " + std::to_string(min) + " to " +
-             std::to_string(max));
+    {
+        char range[64];
+        std::snprintf(range, sizeof(range), "%g to %g", min, max);
+        Fail(std::string(flag) + ": '" + text + "' is not a number from " + range);
+    }
     return v;
 }
 
@@ -313,6 +317,8 @@ ParseOptions(int argc, char** argv)
     if (o.staRate.size() > o.flows)
         Fail("--sta-rate: " + std::to_string(o.staRate.size()) + " rates for " + std::to_string(o.flows) +
              " stations");
+    if (!o.pcapDir.empty() && access(o.pcapDir.c_str(), W_OK | X_OK) != 0)
+        Fail("--pcap: '" + o.pcapDir + "' is not a writable directory");
     if (o.ackMarked && !o.wmm)
         Fail("--ack-marked needs --wmm (without EDCA a mark changes nothing)");
     if (!o.saturate) {

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "tcpav/abi.h"
 #include "tcpav/dscp.h"
 #include "tcpav/tcpav.h"
 
@@ -108,8 +109,6 @@ static const struct {
 	{"BE", 0},
 };
 
-#define DSCP_MAX 63
-
 int tcpav_parse_dscp(const char *text, unsigned *dscp)
 {
 	unsigned v = 0;
@@ -131,7 +130,7 @@ int tcpav_parse_dscp(const char *text, unsigned *dscp)
 	}
 	for (const char *p = text; *p; p++) {
 		v = v * 10 + (unsigned)(*p - '0');
-		if (v > DSCP_MAX) {
+		if (v > TCPAV_DSCP_MAX) {
 			errno = ERANGE;
 			return -1;
 		}

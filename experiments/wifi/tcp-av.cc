@@ -46,6 +46,23 @@ TcpAv::TcpAv(const TcpAv& other)
       m_lastAck(other.m_lastAck),
       m_binding(other.m_binding)
 {
+    // a fork serves another socket: the watch is not carried over
+    m_binding.lostWatched = false;
+}
+
+void
+TcpAv::Watch(Ptr<TcpSocketBase> socket)
+{
+    m_txBuffer = socket->GetTxBuffer();
+    socket->TraceConnectWithoutContext("Rx", MakeCallback(&TcpAv::OnRx, this));
+}
+
+void
+TcpAv::OnRx(Ptr<const Packet> p [[maybe_unused]],
+            const TcpHeader& h [[maybe_unused]],
+            Ptr<const TcpSocketBase> s [[maybe_unused]])
+{
+    m_binding.lostAtRx = m_txBuffer->GetLost();
 }
 
 std::string
@@ -82,9 +99,15 @@ TcpAv::AckOf(const TcpSocketState& tcb,
     a.delivered = static_cast<uint32_t>(rc.m_delivered / seg);
     a.prior_delivered = rs.m_priorDelivered / seg;
     a.acked = PacketsOf(rs.m_ackedSacked, seg);
-    a.losses = PacketsOf(rs.m_bytesLoss, seg);
+    // newly marked lost: the rise of the watched socket's lost bytes, else
+    // ns-3's |change|, which also counts a repair (see Watch)
+    a.losses = b.lostWatched ? PacketsOf(b.lostNow > b.lostAtRx ? b.lostNow - b.lostAtRx : 0, seg)
+                             : PacketsOf(rs.m_bytesLoss, seg);
     a.inflight = PacketsOf(rs.m_priorInFlight, seg);
-    a.srtt_us = b.srtt8Us >> 3;
+    // ns-3 3.37's EstimateRtt sets m_lastRtt to the estimator's smoothed
+    // value (RFC 6298's 1/8 gain, as Linux's srtt), not to the sample
+    uint64_t srtt = tcb.m_lastRtt.Get().IsStrictlyPositive() ? tcb.m_lastRtt.Get().GetMicroSeconds() : 0;
+    a.srtt_us = srtt > 0x0fffffffu ? 0x0fffffffu : static_cast<uint32_t>(srtt);
     a.min_rtt_us = tcb.m_minRtt == Time::Max() ? 0 : static_cast<uint32_t>(tcb.m_minRtt.GetMicroSeconds());
     a.rtt_us = b.rttUs;
     a.mss = seg;
@@ -110,7 +133,7 @@ TcpAv::AckOf(const TcpSocketState& tcb,
 void
 TcpAv::Init(Ptr<TcpSocketState> tcb)
 {
-    m_binding = Binding{};
+    m_binding = Binding{}; // the watch is the buffer pointer's, kept
     tcpav_init(&m_state,
                tcb->m_initialCWnd,
                m_targetRate.GetBitRate() / 8,
@@ -144,9 +167,6 @@ TcpAv::PktsAcked(Ptr<TcpSocketState> tcb [[maybe_unused]],
     uint64_t us = rtt.GetMicroSeconds();
     uint32_t m = us > 0x0fffffffu ? 0x0fffffffu : static_cast<uint32_t>(us);
     m_binding.rttUs = m ? m : 1;
-    // tcp_rtt_estimator: srtt += (m - srtt) / 8, kept times 8
-    m_binding.srtt8Us = m_binding.srtt8Us ? m_binding.srtt8Us - (m_binding.srtt8Us >> 3) + m_binding.rttUs
-                                          : m_binding.rttUs << 3;
 }
 
 void
@@ -180,6 +200,10 @@ TcpAv::CongControl(Ptr<TcpSocketState> tcb,
     const uint32_t seg = tcb->m_segmentSize ? tcb->m_segmentSize : 1;
     tcpav_out out{};
 
+    if (m_txBuffer) {
+        m_binding.lostWatched = true;
+        m_binding.lostNow = m_txBuffer->GetLost();
+    }
     m_lastAck = AckOf(*tcb, rc, rs, m_binding, Simulator::Now().GetMicroSeconds());
     tcpav_on_ack(&m_state, &m_lastAck, &out);
     m_binding.rttUs = 0;

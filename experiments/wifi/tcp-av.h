@@ -13,10 +13,13 @@
 #ifndef TCPAV_NS3_TCP_AV_H
 #define TCPAV_NS3_TCP_AV_H
 
-#include "ns3/tcp-congestion-ops.h"
-#include "ns3/tcp-rate-ops.h"
-#include "ns3/tcp-socket-state.h"
 #include "ns3/data-rate.h"
+#include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-rate-ops.h"
+#include "ns3/tcp-socket-base.h"
+#include "ns3/tcp-socket-state.h"
+#include "ns3/tcp-tx-buffer.h"
 
 extern "C" {
 #include "tcpav/core.h"
@@ -46,15 +49,26 @@ class TcpAv : public TcpCongestionOps
                      const TcpRateOps::TcpRateSample& rs) override;
     Ptr<TcpCongestionOps> Fork() override;
 
+    /* Count losses as Linux's rs->losses, the bytes newly marked lost on
+     * this ACK: ns-3 3.37 hands a congestion control only the absolute
+     * change of its lost bytes, so an ACK that repairs a loss would count
+     * as one. Watching the socket's transmit buffer from its Rx trace
+     * (fired before the ACK is processed) gives the signed change. The
+     * socket must be the one this object is the congestion control of. */
+    void Watch(Ptr<TcpSocketBase> socket);
+
     /* what the binding keeps beside the law's state (Linux keeps it in
-     * tcp_sock): the smoothed RTT, this ACK's RTT sample, the window the
-     * law set last and the delivered count of the last ACK */
+     * tcp_sock): this ACK's RTT as PktsAcked passed it, the window the law
+     * set last, the delivered count of the last ACK and, when the socket
+     * is watched, its lost bytes before and after this ACK */
     struct Binding
     {
-        uint32_t srtt8Us{0};   // Linux's srtt_us: 8 x (7/8 old + 1/8 sample)
-        uint32_t rttUs{0};     // this ACK's sample (PktsAcked), 0 = none
-        uint32_t lawCwnd{0};   // packets, what CongControl set last
-        uint32_t delivered{0}; // packets, at the last ACK
+        uint32_t rttUs{0};       // PktsAcked's value on this ACK, 0 = none
+        uint32_t lawCwnd{0};     // packets, what CongControl set last
+        uint32_t delivered{0};   // packets, at the last ACK
+        bool lostWatched{false}; // lostAtRx and lostNow are the socket's
+        uint32_t lostAtRx{0};    // bytes lost before this ACK (Rx trace)
+        uint32_t lostNow{0};     // bytes lost after it
     };
 
     /* The law's view of one ACK: pure, so tests/unit/test_ns3_adapter.cc
@@ -71,7 +85,10 @@ class TcpAv : public TcpCongestionOps
     uint64_t GetTargetBps() const { return m_targetRate.GetBitRate(); }
 
   private:
+    void OnRx(Ptr<const Packet> p, const TcpHeader& h, Ptr<const TcpSocketBase> s);
+
     DataRate m_targetRate{0}; // T (the attribute TargetRate)
+    Ptr<TcpTxBuffer> m_txBuffer; // the watched socket's, or null
     tcpav_state m_state{};
     tcpav_ack m_lastAck{};
     Binding m_binding{};

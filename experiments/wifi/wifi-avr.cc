@@ -403,6 +403,8 @@ class Source : public Application
         m_socket = Socket::CreateSocket(GetNode(), TcpSocketFactory::GetTypeId());
         Ptr<TcpSocketBase> tcp = DynamicCast<TcpSocketBase>(m_socket);
         tcp->SetCongestionControlAlgorithm(m_cc);
+        if (Ptr<TcpAv> av = DynamicCast<TcpAv>(m_cc))
+            av->Watch(tcp); // losses as Linux counts them
         tcp->TraceConnectWithoutContext("RTT", MakeCallback(&Source::OnRtt, this));
         if (m_tos)
             m_socket->SetIpTos(m_tos);

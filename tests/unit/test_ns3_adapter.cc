@@ -36,6 +36,7 @@ static void TestAckOf()
     tcb->m_cWnd = 5 * kSeg;
     tcb->m_maxPacingRate = DataRate("4Gb/s");
     tcb->m_minRtt = MicroSeconds(20000);
+    tcb->m_lastRtt = MicroSeconds(25000); // ns-3's smoothed RTT
     tcb->m_highTxMark = SequenceNumber32(200000);
     tcb->m_lastAckedSeq = SequenceNumber32(200000 - 30 * kSeg + 100); // 29 segments and a part
     tcb->m_congState = TcpSocketState::CA_RECOVERY;
@@ -45,7 +46,6 @@ static void TestAckOf()
     rs.m_bytesLoss = kSeg;
     rs.m_priorInFlight = 20 * kSeg;
     rs.m_isAppLimited = true;
-    b.srtt8Us = 8 * 25000;
     b.rttUs = 24000;
     b.lawCwnd = 33;
 
@@ -81,11 +81,29 @@ static void TestAckOf()
     got = TcpAv::AckOf(*tcb, rc, rs, b, 1234567);
     CHECK(got.in_recovery == 1 && got.cwnd == 33, "AckOf in CWR: reducing (in_recovery %u), the law's cwnd %u",
           got.in_recovery, got.cwnd);
+
+    // a watched socket: losses are the rise of its lost bytes only; ns-3's
+    // rs.m_bytesLoss is |change| and would count a repair as a loss
+    b.lostWatched = true;
+    b.lostAtRx = 5 * kSeg;
+    b.lostNow = 3 * kSeg; // two lost segments repaired by this ACK
+    rs.m_bytesLoss = 2 * kSeg;
+    got = TcpAv::AckOf(*tcb, rc, rs, b, 1234567);
+    CHECK(got.losses == 0, "a watched ACK that repairs 2 lost segments: losses %u (want 0)", got.losses);
+    b.lostNow = 7 * kSeg + 1;
+    got = TcpAv::AckOf(*tcb, rc, rs, b, 1234567);
+    CHECK(got.losses == 3, "a watched ACK that marks 2 segments and a byte lost: losses %u (want 3)", got.losses);
+    b.lostWatched = false;
+    got = TcpAv::AckOf(*tcb, rc, rs, b, 1234567);
+    CHECK(got.losses == 2, "unwatched: ns-3's |change| of 2 segments, losses %u (want 2)", got.losses);
+
     tcb->m_minRtt = Time::Max();
+    tcb->m_lastRtt = Seconds(0);
     tcb->m_highTxMark = tcb->m_lastAckedSeq;
     got = TcpAv::AckOf(*tcb, rc, rs, b, 1);
-    CHECK(got.min_rtt_us == 0 && got.undelivered == 0, "AckOf before an RTT sample, nothing outstanding: min_rtt %u, "
-          "undelivered %u", got.min_rtt_us, got.undelivered);
+    CHECK(got.min_rtt_us == 0 && got.srtt_us == 0 && got.undelivered == 0,
+          "AckOf before an RTT sample, nothing outstanding: min_rtt %u, srtt %u, undelivered %u", got.min_rtt_us,
+          got.srtt_us, got.undelivered);
 }
 
 // The script: a path delivering 10 Mbit/s with a 20 ms RTT, two segments an
@@ -130,7 +148,12 @@ static void Step(Script* s, unsigned i)
     if (i == 930)
         s->tcb->m_congState = TcpSocketState::CA_OPEN;
 
-    s->av->PktsAcked(s->tcb, 2, MilliSeconds(20));
+    // ns-3 3.37 sets m_lastRtt to its smoothed estimate and passes that to
+    // PktsAcked: here it wanders between 20 and 26 ms, so a binding that
+    // smoothed it again would lag and differ
+    const uint32_t srttUs = 20000 + 1000 * (i % 7);
+    s->tcb->m_lastRtt = MicroSeconds(srttUs);
+    s->av->PktsAcked(s->tcb, 2, s->tcb->m_lastRtt);
     rc.m_delivered = 2ull * i * kSeg;
     rs.m_priorDelivered = (i > 9 ? 2 * (i - 9) : 0) * kSeg; // sent one RTT (9 ACKs) ago
     rs.m_ackedSacked = 2 * kSeg;
@@ -146,9 +169,9 @@ static void Step(Script* s, unsigned i)
     want.acked = 2;
     want.losses = i == 600;
     want.inflight = 18;
-    want.srtt_us = 20000;
+    want.srtt_us = srttUs;
     want.min_rtt_us = 0; // ns-3's socket keeps m_minRtt; the script leaves it unset
-    want.rtt_us = 20000;
+    want.rtt_us = srttUs;
     want.mss = kSeg;
     want.pkt_bytes = kSeg;
     want.in_recovery = i >= 600 && i < 610;

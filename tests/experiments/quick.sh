@@ -83,7 +83,9 @@ if [[ $(id -u) != 0 ]]; then
     skip_check "kernel: avr-nrt's kernel engine" "needs root (network namespaces, BPF)"
 else
     status_before=$("$build/bin/tcpavctl" status --json 2>/dev/null | jq -c '{loaded, rules}')
-    procs_before=$(pgrep -c -x 'iperf3|frame_sender|tcpdump')
+    # zombies do not count: PID 1 here reaps orphans seconds late
+    running() { ps -eo stat=,comm= | awk '$1 !~ /^Z/ && $2 ~ /^(iperf3|frame_sender|tcpdump)$/' | wc -l; }
+    procs_before=$(running)
     if experiments/avr-nrt --engine kernel --flows 3 --nrt 50 --runs 1 --duration 10 --vs none \
         --build "$build" --out "$tmp/kernel" --no-plots 2>"$tmp/kernel.err"; then
         result 0 "kernel: avr-nrt ran"
@@ -99,7 +101,7 @@ else
     status_after=$("$build/bin/tcpavctl" status --json 2>/dev/null | jq -c '{loaded, rules}')
     [[ $status_after == "$status_before" ]]
     result $? "kernel: tcp_av's registration and rules as before ($status_before, after $status_after)"
-    procs_after=$(pgrep -c -x 'iperf3|frame_sender|tcpdump')
+    procs_after=$(running)
     ((procs_after <= procs_before))
     result $? "kernel: no iperf3, frame_sender or tcpdump left running ($procs_before before, $procs_after after)"
 fi

@@ -71,6 +71,9 @@ for p in avr-5 competitors-5 jain-5; do
     [[ $(head -c 8 "$tmp/ns3/$p.png" 2>/dev/null | od -An -tx1 | tr -d ' \n') == 89504e470d0a1a0a ]]
     result $? "ns3: $p.png is a PNG"
 done
+grep -q "^experiments/avr-nrt .*--engine ns3" "$tmp/ns3/command" 2>/dev/null &&
+    grep -q "^ns3_version 3.37$" "$tmp/ns3/versions" && grep -q "^tcpav_version " "$tmp/ns3/versions"
+result $? "ns3: the folder records the command and the versions that made summary.csv"
 # resume: remove one run; the same command runs it again, and only it
 touch -d '2000-01-01' "$tmp/ns3/runs/eb-f5-r1.json"
 rm -f "$tmp/ns3/runs/f5-nrt40-newreno-r1.json"

@@ -147,6 +147,15 @@ TcpAv::Init(Ptr<TcpSocketState> tcb)
 uint32_t
 TcpAv::GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight [[maybe_unused]])
 {
+    // A timeout that interrupts a recovery is no second loss event: Linux's
+    // tcp_enter_loss keeps the recovery's ssthresh there ("not yet made
+    // inside this window"), where ns-3 3.37 asks again. ns-3 enters
+    // recovery (CongestionStateSet) before it asks for the recovery's own
+    // ssthresh, so the state alone cannot tell the two apart: the cut made
+    // in this recovery can.
+    if (tcb->m_congState == TcpSocketState::CA_RECOVERY && m_binding.recoveryCut)
+        return tcb->m_ssThresh;
+    m_binding.recoveryCut = tcb->m_congState == TcpSocketState::CA_RECOVERY;
     return tcpav_on_loss_event(&m_state, m_binding.delivered) * tcb->m_segmentSize;
 }
 
@@ -173,6 +182,8 @@ void
 TcpAv::CongestionStateSet(Ptr<TcpSocketState> tcb [[maybe_unused]],
                           const TcpSocketState::TcpCongState_t newState)
 {
+    if (newState == TcpSocketState::CA_RECOVERY)
+        m_binding.recoveryCut = false; // its cut comes next (GetSsThresh)
     if (newState == TcpSocketState::CA_LOSS)
         tcpav_on_timeout(&m_state);
     else if (newState == TcpSocketState::CA_CWR)

@@ -69,6 +69,7 @@ class TcpAv : public TcpCongestionOps
         bool lostWatched{false}; // lostAtRx and lostNow are the socket's
         uint32_t lostAtRx{0};    // bytes lost before this ACK (Rx trace)
         uint32_t lostNow{0};     // bytes lost after it
+        bool recoveryCut{false}; // this recovery's loss event was taken
     };
 
     /* The law's view of one ACK: pure, so tests/unit/test_ns3_adapter.cc

@@ -240,9 +240,46 @@ static void TestScript()
     CHECK(std::memcmp(&s.av->State(), &s.ref, sizeof(s.ref)) == 0, "the law's state equals core.h's on the script");
 }
 
+// A timeout during a recovery (ns-3 asks GetSsThresh again) is not a second
+// loss event: Linux's tcp_enter_loss reduces ssthresh once a window
+static void TestTimeoutInRecovery()
+{
+    Ptr<TcpAv> av = CreateObject<TcpAv>();
+    Ptr<TcpSocketState> tcb = CreateObject<TcpSocketState>();
+
+    av->SetAttribute("TargetRate", DataRateValue(DataRate("8Mb/s")));
+    tcb->m_segmentSize = kSeg;
+    tcb->m_initialCWnd = 10;
+    tcb->m_cWnd = 10 * kSeg;
+    av->Init(tcb);
+    // ns-3 3.37's EnterRecovery: the state first, then GetSsThresh
+    tcb->m_congState = TcpSocketState::CA_RECOVERY;
+    av->CongestionStateSet(tcb, TcpSocketState::CA_RECOVERY);
+    uint32_t first = av->GetSsThresh(tcb, 10 * kSeg);
+    uint16_t events = av->State().loss_events;
+    uint32_t e = av->State().e_wnd;
+    CHECK(events == 1 && first == e * kSeg, "entering recovery is a loss event: %u event(s), ssthresh %u = E %u x mss",
+          events, first, e);
+    // ReTxTimeout in recovery: GetSsThresh before the state changes to Loss
+    tcb->m_ssThresh = first;
+    uint32_t again = av->GetSsThresh(tcb, 10 * kSeg);
+    CHECK(again == first && av->State().loss_events == events && av->State().e_wnd == e,
+          "a timeout in recovery keeps ssthresh %u (%u), the events %u (%u) and E %u (%u)", first, again, events,
+          av->State().loss_events, e, av->State().e_wnd);
+    // the next recovery is a loss event again
+    tcb->m_congState = TcpSocketState::CA_OPEN;
+    av->CongestionStateSet(tcb, TcpSocketState::CA_OPEN);
+    tcb->m_congState = TcpSocketState::CA_RECOVERY;
+    av->CongestionStateSet(tcb, TcpSocketState::CA_RECOVERY);
+    av->GetSsThresh(tcb, 10 * kSeg);
+    CHECK(av->State().loss_events == events + 1, "a later recovery is a loss event again (%u events)",
+          av->State().loss_events);
+}
+
 int main()
 {
     TestAckOf();
+    TestTimeoutInRecovery();
     TestScript();
     return check_done();
 }

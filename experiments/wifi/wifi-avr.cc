@@ -43,9 +43,7 @@ extern "C" {
 #include "tcpav/frame_schedule.h"
 #include "tcpav/json.h"
 #include "tcpav/metrics.h"
-// from tcpav/tcpav.h, whose tcpav_set_target(fd, bps) would clash with
-// core.h's tcpav_set_target(state, Bps) in one C++ unit
-int tcpav_parse_rate(const char* text, uint64_t* bps);
+#include "tcpav/tcpav.h"
 }
 
 using namespace ns3;

@@ -463,7 +463,7 @@ static inline void tcpav_init(struct tcpav_state *st, __u32 init_cwnd, __u64 tar
 }
 
 /* A new target is a new request: the gain and the valve start over. */
-static inline void tcpav_set_target(struct tcpav_state *st, __u64 target_Bps)
+static inline void tcpav_state_set_target(struct tcpav_state *st, __u64 target_Bps)
 {
 	if (target_Bps == st->target_Bps)
 		return;

@@ -232,7 +232,7 @@ void BPF_PROG(tcpav_cong_control, struct sock *sk, __u32 ack, int flag, const st
 		__u64 target = target_Bps_of(sk);
 
 		if (target != st->target_Bps) {
-			tcpav_set_target(st, target);
+			tcpav_state_set_target(st, target);
 			apply_pacing_status(sk, target);
 		}
 		flow_export(sk, st);

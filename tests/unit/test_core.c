@@ -737,7 +737,7 @@ static void test_random_invariants(void)
 		} else if (ev < 19) {
 			static const u64 targets[] = {0, 12500, 125000, 1000000, 2000000, 12500000, 125000000,
 						      1250000000};
-			tcpav_set_target(&st, targets[lcg() % 8]);
+			tcpav_state_set_target(&st, targets[lcg() % 8]);
 		} else if (ev < 20) {
 			tcpav_on_restart(&st, now, delivered);
 		}
@@ -920,7 +920,7 @@ static void test_pacing(void)
 	tcpav_init(&st, 10, 1000000, 0, 0);
 	a.max_pacing_Bps = 0;
 	ack_once(&st, &a);
-	tcpav_set_target(&st, 0);
+	tcpav_state_set_target(&st, 0);
 	o = ack_once(&st, &a);
 	CHECK(o.pacing_needed == 0 && o.cwnd == st.e_wnd && st.g_wnd == 0,
 	      "5: T set to 0 mid-flow: G dropped, cwnd = E, no pacing");
@@ -1144,15 +1144,15 @@ static void test_valve(void)
 	{
 		struct tcpav_state copy = f.st;
 
-		tcpav_set_target(&copy, copy.target_Bps);
-		CHECK(copy.flags & TCPAV_S_INFEASIBLE, "7: tcpav_set_target() with the same T keeps the valve");
-		tcpav_set_target(&f.st, C / 2);
+		tcpav_state_set_target(&copy, copy.target_Bps);
+		CHECK(copy.flags & TCPAV_S_INFEASIBLE, "7: tcpav_state_set_target() with the same T keeps the valve");
+		tcpav_state_set_target(&f.st, C / 2);
 		CHECK(!(f.st.flags & (TCPAV_S_INFEASIBLE | TCPAV_S_PROBING)) &&
 			      f.st.below_rounds == 0 && f.st.lossy_rounds == 0 &&
 			      tcpav_valve_cap_Bps(&f.st, srtt, mss) == 0,
-		      "7: tcpav_set_target() clears the valve");
+		      "7: tcpav_state_set_target() clears the valve");
 		CHECK(f.st.gain == TCPAV_GAIN_UNIT && f.st.rate_Bps == 0 && f.st.target_Bps == C / 2,
-		      "7: tcpav_set_target() resets the gain and the smoothed rate");
+		      "7: tcpav_state_set_target() resets the gain and the smoothed rate");
 		CHECK(tcpav_guaranteed_Bps(&f.st) == C / 2, "7: after the change, guaranteed = the new T");
 	}
 
@@ -2544,7 +2544,7 @@ static void test_flagged_cubic(void)
 	cubic_start(&r, 1000, rtt);
 	tcpav_on_loss_event(&r.st, r.delivered);
 	rounder_round(&r, r.st.e_wnd, rtt, 0, 0);
-	tcpav_set_target(&r.st, 2000000000ull);
+	tcpav_state_set_target(&r.st, 2000000000ull);
 	e0 = r.st.e_wnd;
 	rounder_round(&r, r.st.e_wnd, rtt, 0, 0);
 	CHECK(!(r.st.flags & (TCPAV_S_INFEASIBLE | TCPAV_S_E_EPOCH)) && r.st.e_wnd == e0 + 1,

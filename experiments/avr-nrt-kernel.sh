@@ -350,23 +350,20 @@ _avrk_video() {
         def fail(m): error("flow 1: \(m)");
         $v[0] as $v
         | if $v.cc != $cc then fail("the video ran \($v.cc), not \($cc)") else . end
-        # the stream offset before frame K: frame_schedule.h fs_bytes_before
-        | ($v.i_ratio * 100 | round) as $r | ($r + 100 * ($v.gop - 1)) as $wg
-        | def before(k): ((k - k % $v.gop) / $v.gop) as $n | (k % $v.gop) as $m
-            | ($n * $wg + (if $m > 0 then $r + 100 * ($m - 1) else 0 end)) as $wk
-            | $v.rate_bps * $v.gop * $wk / (8 * $v.fps * $wg) | floor;
         # the log starts at the first frame scheduled at or after warmup;
         # the window: [warmup, duration), 0.5 ms for the log rounding to
         # the us (the frame times fall on the edges: a closed window would
         # take one frame more than the length holds)
-        ($v.frame_log // []) as $log
+        | ($v.frame_log // []) as $log
         | if ($log | length) == 0 then fail("frame_sender logged no frame") else . end
         | [$log[] | select(.sched_ms >= $w * 1000 - 0.5 and .sched_ms < $d * 1000 - 0.5)] as $f
         | if ($f | length) == 0 then fail("no frame in the window") else . end
-        | before($f[0].k) as $first | ($first + ($f | map(.bytes) | add)) as $stop
-        | (before($log[-1].k + 1)) as $all
-        | if before($f[-1].k + 1) != $stop or $first + ($log | map(.bytes) | add) != $all then
-            fail("the frame sizes are not frame_schedule.h'"'"'s") else . end
+        # stream offsets from frame_sender (end_off: just past a frame):
+        # the window holds the bytes [first, stop), the stream [0, all)
+        | if any($log[]; .end_off == null) then fail("frame_sender logged no stream offsets") else . end
+        | ($f[0].end_off - $f[0].bytes) as $first | $f[-1].end_off as $stop | $log[-1].end_off as $all
+        | if $first + ($f | map(.bytes) | add) != $stop then
+            fail("the window'"'"'s frames are not contiguous in the stream") else . end
         | if $del[1] > $all then fail("the capture has \($del[1]) bytes of a \($all)-byte stream") else . end
         | if $v.frames_acked_all == $log[-1].k + 1 and $del[1] != $all then
             fail("all \($all) bytes were acknowledged, the capture has \($del[1]) in order") else . end

@@ -614,6 +614,9 @@ static int report(const struct sender *x, const char *cc_name)
 			tcpav_json_u64(&j, "k", k);
 			tcpav_json_string(&j, "type", fs_is_i_frame(&o->sched, k) ? "I" : "P");
 			tcpav_json_u64(&j, "bytes", f->bytes);
+			/* the stream offset just past the frame: what a capture's
+			 * in-order byte count is compared with */
+			tcpav_json_u64(&j, "end_off", f->end_off);
 			json_ms(&j, "sched_ms", f->sched_ns - x->start_ns);
 			json_ms(&j, "written_ms", f->written_ns ? f->written_ns - x->start_ns : UINT64_MAX);
 			json_ms(&j, "acked_ms", f->acked_ns ? f->acked_ns - x->start_ns : UINT64_MAX);

@@ -23,8 +23,10 @@
 # the bottleneck: on br0 toward the stations for downlink, on ap-srv toward
 # the server for uplink (ap.sh's AP_SHAPE); every other device keeps veth's
 # noqueue; tso/gso/gro are off everywhere (MTU-sized packets); no delay is
-# added (the RTT is the queue's). EB is AVR_NRT_KERNEL_EB bit/s (default
-# 25000000, the study's 802.11g EB).
+# added (the RTT is the queue's). The HTB is set for AVR_NRT_KERNEL_EB bit/s
+# of payload (default 25000000, the study's 802.11g EB; the record's
+# parameters.bottleneck_payload_bps); the sweep's EB is what N saturating
+# flows measure through it (study.eb_bps).
 #
 # Flow K (port 5500+K) runs from the server to station K (down) or from
 # station K to the server (up), its receiver on the other end. Every sender
@@ -652,7 +654,7 @@ kernel_run() (
            iperf3_version: $iperf3, date: $date,
            parameters: {direction: $dir, flows: $n, target_bps: $t, cc: $cc, competitors: $comp, saturate: $sat,
              duration_s: $dur, warmup_s: $warm, tail_s: $tail, drain_s: $drain, run: $run, ap_queue: $queue, ap_qdisc: "fifo",
-             wmm: false, ack_marked: false, eb_rate: $rate, eb_bps: $eb, fps: 30, gop: 15, i_ratio: 5},
+             wmm: false, ack_marked: false, bottleneck_payload_bps: $eb, fps: 30, gop: 15, i_ratio: 5},
            kernel_settings: {
              testbed: "experiments/testbed/ap.sh: a server, an AP router, one station per flow on its bridge br0",
              namespaces: "\($name)-srv, \($name)-ap, \($name)-sta1..\($n)",

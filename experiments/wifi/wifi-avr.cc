@@ -356,7 +356,7 @@ struct FlowStats
 {
     uint64_t txBytes{0};       // the sender's socket took
     uint64_t rxBytes{0};       // all of it
-    uint64_t rxInWindow{0};    // received in [warmup, duration]
+    uint64_t rxInWindow{0};    // received in [warmup, duration)
     double rttSumMs{0};
     uint64_t rttSamples{0};
     // the video (target flow): frames as generated, and their latency
@@ -374,10 +374,13 @@ struct FlowStats
     uint64_t rxAtWindowEnd{0};
 };
 
+// [start, end): half-open, as the kernel engine's window, so that a frame
+// scheduled at the end (30 fps: frames fall on whole seconds) belongs to
+// the next window and the window holds its length's worth of frames
 struct Window
 {
     double start, end, tail;
-    bool Contains(double t) const { return t >= start && t <= end; }
+    bool Contains(double t) const { return t >= start && t < end; }
 };
 
 // A sender: bulk (always data to send) or the video source (frames of

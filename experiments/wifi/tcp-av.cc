@@ -50,11 +50,14 @@ TcpAv::TcpAv(const TcpAv& other)
     m_binding.lostWatched = false;
 }
 
-void
+bool
 TcpAv::Watch(Ptr<TcpSocketBase> socket)
 {
+    if (!socket->TraceConnectWithoutContext("Rx", MakeCallback(&TcpAv::OnRx, this)))
+        return false;
     m_txBuffer = socket->GetTxBuffer();
-    socket->TraceConnectWithoutContext("Rx", MakeCallback(&TcpAv::OnRx, this));
+    m_binding.lostAtRx = m_txBuffer->GetLost();
+    return true;
 }
 
 void
@@ -99,8 +102,8 @@ TcpAv::AckOf(const TcpSocketState& tcb,
     a.delivered = static_cast<uint32_t>(rc.m_delivered / seg);
     a.prior_delivered = rs.m_priorDelivered / seg;
     a.acked = PacketsOf(rs.m_ackedSacked, seg);
-    // newly marked lost: the rise of the watched socket's lost bytes, else
-    // ns-3's |change|, which also counts a repair (see Watch)
+    // newly marked lost: the net rise of the watched socket's lost bytes,
+    // else ns-3's |change|, which also counts a repair (see Watch)
     a.losses = b.lostWatched ? PacketsOf(b.lostNow > b.lostAtRx ? b.lostNow - b.lostAtRx : 0, seg)
                              : PacketsOf(rs.m_bytesLoss, seg);
     a.inflight = PacketsOf(rs.m_priorInFlight, seg);

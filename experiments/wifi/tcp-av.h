@@ -49,13 +49,16 @@ class TcpAv : public TcpCongestionOps
                      const TcpRateOps::TcpRateSample& rs) override;
     Ptr<TcpCongestionOps> Fork() override;
 
-    /* Count losses as Linux's rs->losses, the bytes newly marked lost on
-     * this ACK: ns-3 3.37 hands a congestion control only the absolute
+    /* Count losses nearer Linux's rs->losses, the bytes newly marked lost
+     * on this ACK: ns-3 3.37 hands a congestion control only the absolute
      * change of its lost bytes, so an ACK that repairs a loss would count
      * as one. Watching the socket's transmit buffer from its Rx trace
-     * (fired before the ACK is processed) gives the signed change. The
-     * socket must be the one this object is the congestion control of. */
-    void Watch(Ptr<TcpSocketBase> socket);
+     * (fired before the ACK is processed) gives the signed change: the net
+     * rise, so an ACK that repairs one segment and marks k others lost
+     * counts k - 1 (the law asks only whether a round had losses). The
+     * socket must be the one this object is the congestion control of.
+     * False if the socket has no Rx trace to watch. */
+    bool Watch(Ptr<TcpSocketBase> socket);
 
     /* what the binding keeps beside the law's state (Linux keeps it in
      * tcp_sock): this ACK's RTT as PktsAcked passed it, the window the law

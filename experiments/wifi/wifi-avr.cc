@@ -374,9 +374,8 @@ struct FlowStats
     uint64_t rxAtWindowEnd{0};
 };
 
-// [start, end): half-open, as the kernel engine's window, so that a frame
-// scheduled at the end (30 fps: frames fall on whole seconds) belongs to
-// the next window and the window holds its length's worth of frames
+// [start, end): half-open, as the kernel engine's window: a frame made at
+// the end belongs to the next window
 struct Window
 {
     double start, end, tail;
@@ -405,7 +404,7 @@ class Source : public Application
         Ptr<TcpSocketBase> tcp = DynamicCast<TcpSocketBase>(m_socket);
         tcp->SetCongestionControlAlgorithm(m_cc);
         if (Ptr<TcpAv> av = DynamicCast<TcpAv>(m_cc))
-            av->Watch(tcp); // losses as Linux counts them
+            NS_ABORT_MSG_UNLESS(av->Watch(tcp), "tcp_av: the socket has no Rx trace to count losses from");
         tcp->TraceConnectWithoutContext("RTT", MakeCallback(&Source::OnRtt, this));
         if (m_tos)
             m_socket->SetIpTos(m_tos);

@@ -276,10 +276,49 @@ static void TestTimeoutInRecovery()
           av->State().loss_events);
 }
 
+// The watch itself: Watch finds the socket's Rx trace, CongControl then
+// takes losses from the socket's transmit buffer (none lost there, so an
+// ACK that ns-3 reports with a changed lost count shows no loss), Init
+// keeps the watch, and a fork (another socket's) falls back to ns-3's count
+static void TestWatch()
+{
+    Ptr<TcpAv> av = CreateObject<TcpAv>();
+    Ptr<TcpSocketState> tcb = CreateObject<TcpSocketState>();
+    Ptr<TcpSocketBase> socket = CreateObject<TcpSocketBase>();
+    TcpRateOps::TcpRateConnection rc;
+    TcpRateOps::TcpRateSample rs;
+
+    av->SetAttribute("TargetRate", DataRateValue(DataRate("8Mb/s")));
+    tcb->m_segmentSize = kSeg;
+    tcb->m_initialCWnd = 10;
+    tcb->m_cWnd = 10 * kSeg;
+    rs.m_bytesLoss = kSeg; // ns-3's |change|: a repair looks like this too
+    rs.m_ackedSacked = kSeg;
+
+    Ptr<TcpAv> plain = CreateObject<TcpAv>();
+    plain->Init(tcb);
+    plain->CongControl(tcb, rc, rs);
+    CHECK(plain->LastAck().losses == 1 && !plain->GetBinding().lostWatched,
+          "unwatched: losses %u from ns-3's count (want 1)", plain->LastAck().losses);
+
+    CHECK(av->Watch(socket), "Watch finds the socket's Rx trace");
+    av->Init(tcb); // as the socket calls it, after the application's Watch
+    av->CongControl(tcb, rc, rs);
+    CHECK(av->GetBinding().lostWatched && av->LastAck().losses == 0,
+          "watched, after Init: losses %u from the transmit buffer, none lost there (want 0)",
+          av->LastAck().losses);
+
+    Ptr<TcpAv> fork = DynamicCast<TcpAv>(av->Fork());
+    fork->CongControl(tcb, rc, rs);
+    CHECK(fork && !fork->GetBinding().lostWatched && fork->LastAck().losses == 1,
+          "a fork is not watched: losses %u from ns-3's count (want 1)", fork ? fork->LastAck().losses : 0);
+}
+
 int main()
 {
     TestAckOf();
     TestTimeoutInRecovery();
+    TestWatch();
     TestScript();
     return check_done();
 }

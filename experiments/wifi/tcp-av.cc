@@ -83,6 +83,17 @@ PacketsOf(uint64_t bytes, uint32_t seg)
                                                     : static_cast<uint32_t>(p);
 }
 
+// a time in microseconds for the law's 32-bit fields, clamped as Linux's
+// 28-bit RTT samples are; 0 for none (zero or negative)
+static uint32_t
+MicrosOf(const Time& t)
+{
+    if (!t.IsStrictlyPositive())
+        return 0;
+    uint64_t us = t.GetMicroSeconds();
+    return us > 0x0fffffffu ? 0x0fffffffu : static_cast<uint32_t>(us);
+}
+
 tcpav_ack
 TcpAv::AckOf(const TcpSocketState& tcb,
              const TcpRateOps::TcpRateConnection& rc,
@@ -109,8 +120,7 @@ TcpAv::AckOf(const TcpSocketState& tcb,
     a.inflight = PacketsOf(rs.m_priorInFlight, seg);
     // ns-3 3.37's EstimateRtt sets m_lastRtt to the estimator's smoothed
     // value (RFC 6298's 1/8 gain, as Linux's srtt), not to the sample
-    uint64_t srtt = tcb.m_lastRtt.Get().IsStrictlyPositive() ? tcb.m_lastRtt.Get().GetMicroSeconds() : 0;
-    a.srtt_us = srtt > 0x0fffffffu ? 0x0fffffffu : static_cast<uint32_t>(srtt);
+    a.srtt_us = MicrosOf(tcb.m_lastRtt.Get());
     a.min_rtt_us = tcb.m_minRtt == Time::Max() ? 0 : static_cast<uint32_t>(tcb.m_minRtt.GetMicroSeconds());
     a.rtt_us = b.rttUs;
     a.mss = seg;
@@ -176,8 +186,7 @@ TcpAv::PktsAcked(Ptr<TcpSocketState> tcb [[maybe_unused]],
 {
     if (!rtt.IsStrictlyPositive())
         return;
-    uint64_t us = rtt.GetMicroSeconds();
-    uint32_t m = us > 0x0fffffffu ? 0x0fffffffu : static_cast<uint32_t>(us);
+    uint32_t m = MicrosOf(rtt);
     m_binding.rttUs = m ? m : 1;
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # tests/docs/flags.sh - every long option that a program's --help prints is
-# in its man page: for tcpavctl, avmon, apstat, apqos, wifi-avr and avr-nrt,
+# in its man page: for tcpavctl, avmon, apstat, apqos, wifi-avr, avr-nrt and
+# avr-nrt-all (whose page is avr-nrt.1),
 # each "--name" of "PROGRAM --help" (and, for a program whose --help lists
 # "Commands:" as tcpavctl's does, of "PROGRAM COMMAND --help" for each
 # command) appears in the troff source of its man page, as "\-\-name" or
@@ -16,7 +17,7 @@
 #                                   relative to the repository's top or
 #                                   absolute, holds bin/; no root needed
 #
-# The programs are BUILD/bin/NAME, but for avr-nrt, experiments/avr-nrt.
+# The programs are BUILD/bin/NAME, but for avr-nrt and avr-nrt-all, experiments/.
 # Their --help only prints (so does each tcpavctl COMMAND --help: no
 # command runs).
 #
@@ -107,6 +108,7 @@ check_program apstat man/apstat.8 "$build/bin/apstat"
 check_program apqos man/apqos.8 "$build/bin/apqos"
 check_program wifi-avr man/wifi-avr.1 "$build/bin/wifi-avr"
 check_program avr-nrt man/avr-nrt.1 experiments/avr-nrt
+check_program avr-nrt-all man/avr-nrt.1 experiments/avr-nrt-all
 
 # 2. the fixture: flags-prog's --help prints --max, --max-flows, --json,
 # --watch and --help, its command "sub" --deep and --json; flags-prog.1

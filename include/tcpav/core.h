@@ -86,7 +86,7 @@
  * and for a retest TCPAV_RETEST_ROUNDS rounds after the flag: G comes back from g = 1
  * and the valve judges again, in TCPAV_VALVE_ROUNDS rounds at the ceiling
  * without the minimum time (a few rounds of pressure in hundreds, not a
- * probe burst every few). Departure from the design text: "T above a
+ * probe burst every few), or at once on a timeout in it (tcpav_on_timeout). Departure from the design text: "T above a
  * fraction of the estimated bottleneck" is not a separate trigger (a flow
  * paced at T cannot see a bottleneck above T).
  *
@@ -537,6 +537,22 @@ static inline void tcpav_on_timeout(struct tcpav_state *st)
 	 * ends, as a window would collapse */
 	st->e_wmax = 0;
 	st->flags &= (__u16)~(TCPAV_S_E_EPOCH | TCPAV_S_E_HOLD);
+	/* A timeout in a retest is the path's answer: T is still more than
+	 * it carries. The flow is flagged again at once, E alone from its
+	 * timeout's one packet (no hold: the retest's push, not E, filled
+	 * the queue). Judged only after the rebuild, the retest went on
+	 * pushing g*T into the queue that had just lost its window: behind
+	 * 100 packets among CUBIC flows (15 + 15 of EB 25) every retest of
+	 * the flagged flow, one each 256 rounds (11 s), ended in timeouts,
+	 * 0.1-1.2 s without a byte delivered, where the CUBIC flows beside it
+	 * had none; its lowest 2 s window fell to 0.53 Mbit/s (S/4 = 0.83) in
+	 * a CI run. */
+	if (st->flags & TCPAV_S_PROBING) {
+		st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
+		st->flagged_round = (__u16)st->rounds;
+		st->below_rounds = 0;
+		st->lossy_rounds = 0;
+	}
 	/* the round spans a silence (an outage): its rate says nothing of
 	 * what pacing at g*T delivers, so it must not ramp the gain; nor do
 	 * the rounds of the rebuild that follows (tcpav_rebuild_cwnd) */

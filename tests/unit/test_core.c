@@ -2207,6 +2207,36 @@ static void test_valve_timeouts(void)
 	      "14d: T/2 in 5 lossy rounds of 10 ms, then a timeout of 0.3 s, over and over: flagged after %u "
 	      "rounds of 10 ms between %u timeouts (bound %u..%u: a second of them)",
 	      judged, cycles, need, need + 2);
+
+	/* a timeout in a retest flags the flow again at once: no push of g*T
+	 * through the rebuild, no hold; the next retest comes a full
+	 * TCPAV_RETEST_ROUNDS later */
+	for (n = 0; n < 2 * TCPAV_RETEST_ROUNDS && !(r.st.flags & TCPAV_S_PROBING); n++)
+		rounder_round(&r, 25, 10000, 0, 1);
+	CHECK(r.st.flags & TCPAV_S_PROBING, "14d: flagged at T/2, a retest begins (after %u rounds)", n);
+	rounder_round(&r, 30, 10000, 0, 1); /* the retest's first round */
+	tcpav_on_timeout(&r.st);
+	{
+		u32 at = r.st.rounds;
+		struct tcpav_out o;
+
+		CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && !(r.st.flags & (TCPAV_S_PROBING | TCPAV_S_E_HOLD)) &&
+			      r.st.flagged_round == (__u16)at && r.st.e_wnd == TCPAV_E_MIN,
+		      "14d: a timeout in the retest: flagged again at once (flags 0x%x, flagged at round %u of %u), E "
+		      "from %u packet",
+		      r.st.flags, r.st.flagged_round, at, r.st.e_wnd);
+		r.cwnd = 1;
+		o = rounder_round(&r, 1, 300000, 0, 0);
+		CHECK(r.st.g_wnd == 0 && o.cwnd == r.st.e_wnd,
+		      "14d: after it G is off (%u) and cwnd is E's (%u = %u): the rebuild does not push g*T", r.st.g_wnd,
+		      o.cwnd, r.st.e_wnd);
+		r.cwnd = 0;
+		for (n = 0; n < 2 * TCPAV_RETEST_ROUNDS && !(r.st.flags & TCPAV_S_PROBING); n++)
+			rounder_round(&r, 25, 10000, 0, 1);
+		CHECK((r.st.flags & TCPAV_S_PROBING) && r.st.rounds - at == TCPAV_RETEST_ROUNDS,
+		      "14d: the next retest %u rounds after that flag (TCPAV_RETEST_ROUNDS %u)", r.st.rounds - at,
+		      TCPAV_RETEST_ROUNDS);
+	}
 }
 
 /* ---- 14c. the valve's run counts the full-pipe check's rounds ---- */

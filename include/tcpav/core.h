@@ -542,11 +542,11 @@ static inline void tcpav_on_timeout(struct tcpav_state *st)
 	 * timeout's one packet (no hold: the retest's push, not E, filled
 	 * the queue). Judged only after the rebuild, the retest went on
 	 * pushing g*T into the queue that had just lost its window: behind
-	 * 100 packets among CUBIC flows (15 + 15 of EB 25) every retest of
-	 * the flagged flow, one each 256 rounds (11 s), ended in timeouts,
-	 * 0.1-1.2 s without a byte delivered, where the CUBIC flows beside it
-	 * had none; its lowest 2 s window fell to 0.53 Mbit/s (S/4 = 0.83) in
-	 * a CI run. */
+	 * 100 packets among CUBIC flows (15 + 15 of EB 25) most retests of
+	 * the flagged flow, one each 256 rounds (11 s), ended in timeouts
+	 * (5-9 silences of 0.1-0.9 s in 120 s, where the CUBIC flows beside
+	 * it had none); its lowest 2 s window fell to 0.53 Mbit/s (S/4 =
+	 * 0.83) in a CI run. Since: 0-9 silences of at most 0.5 s. */
 	if (st->flags & TCPAV_S_PROBING) {
 		st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
 		st->flagged_round = (__u16)st->rounds;

@@ -86,9 +86,10 @@
  * and for a retest TCPAV_RETEST_ROUNDS rounds after the flag: G comes back from g = 1
  * and the valve judges again, in TCPAV_VALVE_ROUNDS rounds at the ceiling
  * without the minimum time (a few rounds of pressure in hundreds, not a
- * probe burst every few), or at once on a timeout in it (tcpav_on_timeout). Departure from the design text: "T above a
- * fraction of the estimated bottleneck" is not a separate trigger (a flow
- * paced at T cannot see a bottleneck above T).
+ * probe burst every few), or at once on a timeout in it
+ * (tcpav_on_timeout). Departure from the design text: "T above a fraction
+ * of the estimated bottleneck" is not a separate trigger (a flow paced at
+ * T cannot see a bottleneck above T).
  *
  * T = 0 disables G and the gain: the flow is a plain Reno flow, with the
  * pacing rate the kernel would compute (used for TSO sizing, not pacing).

@@ -444,6 +444,14 @@ static inline void tcpav_clear_valve(struct tcpav_state *st)
 	st->lossy_rounds = 0;
 }
 
+/* T is judged infeasible (the valve, or a timeout in a retest): G is off
+ * and the next retest is TCPAV_RETEST_ROUNDS rounds away. */
+static inline void tcpav_flag_infeasible(struct tcpav_state *st)
+{
+	st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
+	st->flagged_round = (__u16)st->rounds;
+}
+
 static inline void tcpav_init(struct tcpav_state *st, __u32 init_cwnd, __u64 target_Bps,
 			      __u64 now_us, __u32 delivered)
 {
@@ -541,19 +549,11 @@ static inline void tcpav_on_timeout(struct tcpav_state *st)
 	/* A timeout in a retest is the path's answer: T is still more than
 	 * it carries. The flow is flagged again at once, E alone from its
 	 * timeout's one packet (no hold: the retest's push, not E, filled
-	 * the queue). Judged only after the rebuild, the retest went on
-	 * pushing g*T into the queue that had just lost its window: behind
-	 * 100 packets among CUBIC flows (15 + 15 of EB 25) most retests of
-	 * the flagged flow, one each 256 rounds (11 s), ended in timeouts
-	 * (5-9 silences of 0.1-0.9 s in 120 s, where the CUBIC flows beside
-	 * it had none); its lowest 2 s window fell to 0.53 Mbit/s (S/4 =
-	 * 0.83) in a CI run. Since: 0-9 silences of at most 0.5 s. */
-	if (st->flags & TCPAV_S_PROBING) {
-		st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
-		st->flagged_round = (__u16)st->rounds;
-		st->below_rounds = 0;
-		st->lossy_rounds = 0;
-	}
+	 * the queue). Judged only after the rebuild, the retest pushed g*T
+	 * again into the queue that had just lost its window, and timed out
+	 * again (docs/design.md §3.5 has the figures). */
+	if (st->flags & TCPAV_S_PROBING)
+		tcpav_flag_infeasible(st);
 	/* the round spans a silence (an outage): its rate says nothing of
 	 * what pacing at g*T delivers, so it must not ramp the gain; nor do
 	 * the rounds of the rebuild that follows (tcpav_rebuild_cwnd) */
@@ -1108,8 +1108,7 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		if ((st->flags & TCPAV_S_RUN_CEILING) && st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds &&
 		    tcpav_run_Bps(st, delivered, mss, now_us) < T - T / 8 &&
 		    ((st->flags & TCPAV_S_PROBING) || tcpav_valve_time_held(st->below_since_ms, now_us))) {
-			st->flags = (__u16)((st->flags & ~TCPAV_S_PROBING) | TCPAV_S_INFEASIBLE);
-			st->flagged_round = (__u16)st->rounds;
+			tcpav_flag_infeasible(st);
 			tcpav_hold_at_flag(st); /* the run's words are free now */
 		}
 	}

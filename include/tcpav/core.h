@@ -22,7 +22,9 @@
  *      - with a target, E's slow start also ends on delay, as HyStart++
  *        (RFC 9406) ends it (tcpav_e_delay_exit): CUBIC flows beside a
  *        flow that pushes toward T leave slow start so, and E must not
- *        hold more than they do when G is switched off.
+ *        hold more than they do when G is switched off; once flagged, E
+ *        slow-starts again from the restart, ended so against the least
+ *        srtt since then (tcpav_restart_elastic).
  *   G  guaranteed window = g * T * srtt / mss + TCPAV_G_HEADROOM (mss here
  *      and in every rate: the mean payload of a packet, tcpav_pkt_bytes).
  *      srtt, not min_rtt: behind a queue that competitors keep full a min_rtt window
@@ -77,8 +79,9 @@
  * alone, grown as CUBIC and halved as Reno (competitors are never starved
  * while T cannot be served). A round later, once its own queue has
  * drained, G holds 3/8 of the rate the flow delivered at the flag, as a
- * rate whatever the queue's delay, until the flow's own first loss hands
- * E that window (or E, if larger), halved (tcpav_restart_elastic). The
+ * rate whatever the queue's delay, while E slow-starts again beneath it,
+ * until the flow's own first loss hands E that window (or E, if larger),
+ * halved (tcpav_restart_elastic). The
  * flag clears
  * when E alone delivers 7/8 T, smoothed and in every round of a run of at
  * least TCPAV_VALVE_ROUNDS rounds and TCPAV_VALVE_MIN_MS (competitors left;
@@ -123,6 +126,7 @@
  * pass G when the path has room, so the flow can be Reno above T */
 #define TCPAV_E_SLACK (TCPAV_G_HEADROOM + 2u)
 #define TCPAV_SSTHRESH_INF 0x7fffffffu
+#define TCPAV_RTT_NONE 0xffffffffu     /* no RTT sample yet */
 #define TCPAV_WND_MAX 0x100000u        /* clamp on G and E, packets */
 #define TCPAV_VALVE_ROUNDS 3u          /* rounds at the gain's ceiling under 7/8 T */
 #define TCPAV_RAMP_STALLS 3u           /* ramp rounds without 25 % more delivery
@@ -214,8 +218,14 @@ struct tcpav_state {
 	};
 	__u32 e_wmax;         /* flagged: E's CUBIC W_max (the curve's plateau),
 			       * packets */
-	__u32 e_plateau_ms;   /* flagged: when E's CUBIC curve reaches W_max
-			       * (epoch start + K), ms (mod 2^32) */
+	/* E's CUBIC epoch never runs during the hold (E grows as Reno
+	 * there, tcpav_grow_elastic): they share a word */
+	union {
+		__u32 e_plateau_ms; /* flagged: when E's CUBIC curve reaches
+				     * W_max (epoch start + K), ms (mod 2^32) */
+		__u32 hold_rtt_us;  /* E_HOLD: the least srtt since the restart,
+				     * the base of E's delay exit there */
+	};
 };
 
 /* What one ACK tells the law; filled from tcp_sock and the rate sample. */
@@ -625,8 +635,9 @@ static inline void tcpav_on_restart(struct tcpav_state *st, __u64 now_us, __u32 
  * E's slow start ends on delay, in the spirit of HyStart++ (RFC 9406): once
  * the smoothed RTT is clamp(min_rtt / 8, 4 ms, 16 ms) above the path's
  * minimum (tcp_min_rtt), with E at TCPAV_E_HYSTART_LOW packets or more,
- * in the initial slow start only (as the RFC says: after a timeout E
- * slow-starts to its ssthresh as Reno does). Departures: the path's minimum stands for the RFC's last round's minimum
+ * in the initial slow start and in the hold's (tcpav_restart_elastic:
+ * there above the least srtt since the restart), not after a timeout (as
+ * the RFC says: E then slow-starts to its ssthresh as Reno does). Departures: the path's minimum stands for the RFC's last round's minimum
  * and srtt for this round's (no room in the state for two more RTTs), and
  * E goes straight to avoidance (no conservative slow start), as Linux
  * CUBIC's HyStart does. Only with a target: T = 0 is Reno, which has none.
@@ -638,13 +649,17 @@ static inline void tcpav_on_restart(struct tcpav_state *st, __u64 now_us, __u32 
  */
 static inline int tcpav_e_delay_exit(const struct tcpav_state *st, const struct tcpav_ack *ack)
 {
+	/* volatile: LLVM would otherwise make the choice of two loads one
+	 * load through a chosen pointer (the socket's state or the stack's
+	 * ack), which the verifier refuses */
+	__u32 base = (st->flags & TCPAV_S_E_HOLD) ? *(const volatile __u32 *)&st->hold_rtt_us : ack->min_rtt_us;
 	__u32 thresh;
 
-	if (st->target_Bps == 0 || st->e_ssthresh != TCPAV_SSTHRESH_INF || ack->min_rtt_us == 0 ||
-	    ack->srtt_us == 0 || st->e_wnd < TCPAV_E_HYSTART_LOW)
+	if (st->target_Bps == 0 || st->e_ssthresh != TCPAV_SSTHRESH_INF || base == 0 ||
+	    base == TCPAV_RTT_NONE || ack->srtt_us == 0 || st->e_wnd < TCPAV_E_HYSTART_LOW)
 		return 0;
-	thresh = tcpav_min_u32(tcpav_max_u32(ack->min_rtt_us >> 3, TCPAV_HYSTART_MIN_US), TCPAV_HYSTART_MAX_US);
-	return ack->srtt_us >= ack->min_rtt_us + thresh;
+	thresh = tcpav_min_u32(tcpav_max_u32(base >> 3, TCPAV_HYSTART_MIN_US), TCPAV_HYSTART_MAX_US);
+	return ack->srtt_us >= base + thresh;
 }
 
 /* floor(cbrt(x)) for x < 2^54, bit by bit (no floating point; a bounded
@@ -778,8 +793,9 @@ static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav
 	st->e_credit -= n;
 	if (st->e_wnd < st->e_ssthresh) {
 		st->e_wnd = tcpav_min_u32(st->e_wnd + n, st->e_ssthresh);
-		/* with a target, slow start ends where E would carry g*T */
-		if (st->target_Bps && st->g_wnd && st->e_wnd >= st->g_wnd)
+		/* with a target, slow start ends where E would carry g*T (not
+		 * at the hold's floor: that G is no g*T) */
+		if (st->target_Bps && st->g_wnd && st->e_wnd >= st->g_wnd && !(st->flags & TCPAV_S_E_HOLD))
 			st->e_ssthresh = st->e_wnd;
 		return;
 	}
@@ -1123,9 +1139,12 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
  * above the link; a start-up limited by the receive window counts no
  * round for it). That rate is held, not sized as a window: from here G
  * holds it (tcpav_guaranteed_Bps), its window following srtt as G's does
- * but without G's headroom, a floor under E, which grows as Reno's
- * avoidance (a packet a round, not CUBIC's curve: under the floor E is not
- * the window in use), until E's own first loss event hands E the larger
+ * but without G's headroom, a floor under E. E slow-starts again beneath
+ * it (the G rule of tcpav_grow_elastic aside: this G is no g*T), to the
+ * srtt clamp(base / 8, 4 ms, 16 ms) above the least srtt since the
+ * restart (base; tcpav_e_delay_exit), and then grows as Reno's avoidance
+ * (a packet a round, not CUBIC's curve: under the floor E is not the
+ * window in use), until E's own first loss event hands E the larger
  * window, halved (the mark: the delivered count once as many packets as
  * were outstanding at the restart are delivered, see tcpav_on_loss_event), and E's CUBIC curve
  * starts there. Why 3/8, not Reno's 1/2: the rate at the flag is G's
@@ -1149,6 +1168,19 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
  * hold window sized for the mean of the drained RTT and srtt gave 4.9-9.8.
  * Grown as CUBIC beneath the hold E passed it at 12 Mbit/s 7 s later; a
  * held rate grown by a packet per srtt a round took 14-24 Mbit/s.
+ * Why the slow start again: where no competitor shares the flow's queue
+ * (ns-3's 802.11g uplink without WMM: each station its own queue, every
+ * station's ACKs in the AP's one queue, so a flow's rate follows its
+ * window) the flow's own loss comes only once its window passes its share,
+ * and from the hold's 20 packets a packet a round (rounds of 150 ms) took
+ * 15 s to get there: AVR 0.26 over seeds 1-5, LinuxReno 0.51 in the slot.
+ * Slow-started, E finds that window in a few rounds: 0.45 (0.36-0.60),
+ * over seeds 1-10 0.49 against LinuxReno's 0.51 (docs/design.md §6.1).
+ * Where the competitors share the queue they refill it as G's push drains,
+ * the srtt rises over its least since the restart and E leaves slow start
+ * after a few dozen packets at most (4-16 ms of queue). The base is not
+ * the path's minimum: on that uplink the srtt of the hold is 130 ms above
+ * it, and the exit would come at once.
  * Departure: no Reno holds a rate; the hold lasts until the queue the
  * competitors fill overflows.
  */
@@ -1161,6 +1193,8 @@ static inline void tcpav_restart_elastic(struct tcpav_state *st, const struct tc
 		return;
 	st->hold_mark = ack->delivered + ack->undelivered;
 	st->flags |= TCPAV_S_E_HOLD;
+	st->e_ssthresh = TCPAV_SSTHRESH_INF;
+	st->hold_rtt_us = ack->srtt_us ? ack->srtt_us : TCPAV_RTT_NONE;
 }
 
 static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *ack,
@@ -1200,6 +1234,9 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 			tcpav_restart_elastic(st, ack);
 	}
 
+	/* the hold's delay base follows the srtt down, as a path minimum */
+	if ((st->flags & TCPAV_S_E_HOLD) && ack->srtt_us && ack->srtt_us < st->hold_rtt_us)
+		st->hold_rtt_us = ack->srtt_us;
 	tcpav_grow_elastic(st, ack);
 
 	guaranteed_Bps = tcpav_guaranteed_Bps(st);

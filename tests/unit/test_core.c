@@ -2350,9 +2350,9 @@ static void test_valve_restart(void)
 	r.undelivered = 300;
 	rounder_round(&r, 900, 200000, 0, 0);
 	r.undelivered = 0;
-	CHECK(!(r.st.flags & TCPAV_S_E_RESTART) && r.st.e_wnd <= e_flag + 1 && r.st.e_wmax == e_flag,
-	      "15: a round later the restart: E keeps its window (%u -> %u: the ACK's Reno growth), its CUBIC "
-	      "plateau there (W_max %u)",
+	CHECK(!(r.st.flags & TCPAV_S_E_RESTART) && r.st.e_wnd <= 2 * e_flag && r.st.e_wmax == e_flag,
+	      "15: a round later the restart: E keeps its window (%u -> %u: the ACK's slow start, a doubling at "
+	      "most), its CUBIC plateau there (W_max %u)",
 	      e_flag, r.st.e_wnd, r.st.e_wmax);
 	e_flag = r.st.e_wnd;
 	/* from there G holds 3/8 of the rate until E's own first loss */
@@ -2402,12 +2402,35 @@ static void test_valve_restart(void)
 		      "15: ... and leaves nothing to undo: an undo keeps E (%u, not G's push's 5000)", s3.e_wnd);
 	}
 	frac = r.st.hold_frac;
-	for (n = 0; n < 8; n++) /* 600 acked a round: G's count, far above E */
+	CHECK(r.st.e_ssthresh == TCPAV_SSTHRESH_INF && r.st.hold_rtt_us == 200000,
+	      "15: the restart starts E's slow start over (ssthresh %u), its delay base the srtt (%u us)",
+	      r.st.e_ssthresh, r.st.hold_rtt_us);
+	for (n = 0; n < 2; n++) /* 600 acked a round: G's count, far above E */
+		rounder_round(&r, 600, 200000, 0, 0);
+	CHECK(r.st.e_wnd == e_flag * 4 && (r.st.flags & TCPAV_S_E_HOLD) && r.st.hold_frac == frac,
+	      "15: ... through 2 rounds at that srtt E doubles a round beneath the hold (%u -> %u, expected %u), "
+	      "not by G's count; the held rate stays (%u -> %u of 65536 T)",
+	      e_flag, r.st.e_wnd, e_flag * 4, frac, r.st.hold_frac);
+	/* the base follows the srtt down; 16 ms above it (RFC 9406's
+	 * clamp of 150 / 8 ms) ends the slow start, 1 us less does not */
+	rounder_round(&r, 600, 150000, 0, 0);
+	e_flag = r.st.e_wnd;
+	rounder_round(&r, 600, 165999, 0, 0);
+	CHECK(r.st.hold_rtt_us == 150000 && r.st.e_wnd == 2 * e_flag && r.st.e_ssthresh == TCPAV_SSTHRESH_INF,
+	      "15: the delay base follows the srtt down (%u us); an srtt under it + 16 ms leaves E in slow start "
+	      "(%u -> %u)",
+	      r.st.hold_rtt_us, e_flag, r.st.e_wnd);
+	e_flag = r.st.e_wnd;
+	rounder_round(&r, 600, 166000, 0, 0);
+	CHECK(r.st.e_wnd == e_flag && r.st.e_ssthresh == e_flag && (r.st.flags & TCPAV_S_E_HOLD),
+	      "15: ... at it + 16 ms E leaves slow start where it is (%u -> %u, ssthresh %u), the hold stays",
+	      e_flag, r.st.e_wnd, r.st.e_ssthresh);
+	for (n = 0; n < 8; n++)
 		rounder_round(&r, 600, 200000, 0, 0);
 	CHECK(r.st.e_wnd <= e_flag + 8 && (r.st.flags & TCPAV_S_E_HOLD) && r.st.hold_frac == frac,
-	      "15: ... through 8 rounds of the hold E grows as Reno beneath it, a packet a round at most (%u -> "
-	      "%u), not by G's count; the held rate stays (%u -> %u of 65536 T)",
-	      e_flag, r.st.e_wnd, frac, r.st.hold_frac);
+	      "15: ... then through 8 rounds E grows as Reno beneath the hold, a packet a round at most (%u -> "
+	      "%u), not by G's count",
+	      e_flag, r.st.e_wnd);
 	/* other flows' queue: srtt ten times as long, the same packets (a
 	 * tenth of the rate) delivered; the hold keeps its rate */
 	o = rounder_round(&r, 600, 2000000, 0, 0);

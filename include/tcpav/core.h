@@ -635,9 +635,10 @@ static inline void tcpav_on_restart(struct tcpav_state *st, __u64 now_us, __u32 
  * E's slow start ends on delay, in the spirit of HyStart++ (RFC 9406): once
  * the smoothed RTT is clamp(min_rtt / 8, 4 ms, 16 ms) above the path's
  * minimum (tcp_min_rtt), with E at TCPAV_E_HYSTART_LOW packets or more,
- * in the initial slow start and in the hold's (tcpav_restart_elastic:
- * there above the least srtt since the restart), not after a timeout (as
- * the RFC says: E then slow-starts to its ssthresh as Reno does). Departures: the path's minimum stands for the RFC's last round's minimum
+ * while E's ssthresh is unset: in the initial slow start and in the one
+ * the hold starts (tcpav_restart_elastic: there above the least srtt since
+ * the restart). After a loss E slow-starts to its ssthresh as Reno does,
+ * as the RFC says. Departures: the path's minimum stands for the RFC's last round's minimum
  * and srtt for this round's (no room in the state for two more RTTs), and
  * E goes straight to avoidance (no conservative slow start), as Linux
  * CUBIC's HyStart does. Only with a target: T = 0 is Reno, which has none.

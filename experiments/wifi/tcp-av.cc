@@ -196,9 +196,10 @@ TcpAv::CongestionStateSet(Ptr<TcpSocketState> tcb [[maybe_unused]],
 {
     if (newState == TcpSocketState::CA_RECOVERY)
         m_binding.recoveryCut = false; // its cut comes next (GetSsThresh)
-    if (newState == TcpSocketState::CA_LOSS)
+    if (newState == TcpSocketState::CA_LOSS) {
         tcpav_on_timeout(&m_state);
-    else if (newState == TcpSocketState::CA_CWR)
+        m_binding.timeouts++;
+    } else if (newState == TcpSocketState::CA_CWR)
         tcpav_on_ece(&m_state); // ns-3 enters CWR only on an ECN-Echo
 }
 
@@ -232,6 +233,8 @@ TcpAv::CongControl(Ptr<TcpSocketState> tcb,
     m_binding.rttUs = 0;
     m_binding.delivered = m_lastAck.delivered;
     m_binding.lawCwnd = out.cwnd;
+    if (out.round_ended && m_onRound)
+        m_onRound(m_state, m_lastAck, out, m_binding, tcb->m_congState);
     uint64_t bytes = static_cast<uint64_t>(out.cwnd) * seg;
     tcb->m_cWnd = bytes > std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max()
                                                                : static_cast<uint32_t>(bytes);

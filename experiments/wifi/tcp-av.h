@@ -21,6 +21,8 @@
 #include "ns3/tcp-socket-state.h"
 #include "ns3/tcp-tx-buffer.h"
 
+#include <functional>
+
 extern "C" {
 #include "tcpav/core.h"
 }
@@ -73,7 +75,15 @@ class TcpAv : public TcpCongestionOps
         uint32_t lostAtRx{0};    // bytes lost before this ACK (Rx trace)
         uint32_t lostNow{0};     // bytes lost after it
         bool recoveryCut{false}; // this recovery's loss event was taken
+        uint32_t timeouts{0};    // CA_LOSS entries (retransmission timeouts)
     };
+
+    /* Called at the end of every round the law counts (tcpav_out's
+     * round_ended), after the law ran on that ACK: a per-round trace
+     * (wifi-avr --trace). */
+    using RoundCallback = std::function<void(const tcpav_state&, const tcpav_ack&, const tcpav_out&,
+                                             const Binding&, TcpSocketState::TcpCongState_t)>;
+    void SetRoundCallback(RoundCallback cb) { m_onRound = std::move(cb); }
 
     /* The law's view of one ACK: pure, so tests/unit/test_ns3_adapter.cc
      * checks it field by field. */
@@ -96,6 +106,7 @@ class TcpAv : public TcpCongestionOps
     tcpav_state m_state{};
     tcpav_ack m_lastAck{};
     Binding m_binding{};
+    RoundCallback m_onRound;
 };
 
 } // namespace ns3

@@ -90,6 +90,7 @@ struct Options
     unsigned gop{15};
     unsigned iRatioPct{500};
     std::string pcapDir;
+    std::string tracePath; // --trace: the target's law, a CSV line a round
 };
 
 [[noreturn]] void
@@ -140,6 +141,8 @@ Usage(FILE* f)
         "  --sndbuf BYTES          every TCP send buffer (default 4194304, Linux's\n"
         "                          tcp_wmem maximum; with --drain, less drains sooner)\n"
         "  --pcap DIR              radiotap capture at the AP: DIR/ap-*.pcap\n"
+        "  --trace FILE            with --cc tcp_av, the target's law at the end of\n"
+        "                          every round it counts, as CSV (see wifi-avr(1))\n"
         "  --help\n",
         kFlowsMax);
 }
@@ -209,7 +212,7 @@ ParseOptions(int argc, char** argv)
 {
     enum { O_DIRECTION = 256, O_FLOWS, O_TARGET, O_CC, O_COMPETITORS, O_SATURATE, O_DURATION, O_WARMUP,
            O_DRAIN, O_SEED, O_RUN, O_WAN_DELAY, O_STA_DELAY, O_STA_RATE, O_AP_QDISC, O_AP_QUEUE, O_WMM,
-           O_ACK_MARKED, O_FPS, O_GOP, O_I_RATIO, O_PCAP, O_SNDBUF, O_STA_QDISC, O_HELP };
+           O_ACK_MARKED, O_FPS, O_GOP, O_I_RATIO, O_PCAP, O_SNDBUF, O_STA_QDISC, O_TRACE, O_HELP };
     static const struct option longopts[] = {
         {"direction", required_argument, nullptr, O_DIRECTION}, {"flows", required_argument, nullptr, O_FLOWS},
         {"target", required_argument, nullptr, O_TARGET},       {"cc", required_argument, nullptr, O_CC},
@@ -223,7 +226,7 @@ ParseOptions(int argc, char** argv)
         {"ack-marked", no_argument, nullptr, O_ACK_MARKED},     {"fps", required_argument, nullptr, O_FPS},
         {"gop", required_argument, nullptr, O_GOP},             {"i-ratio", required_argument, nullptr, O_I_RATIO},
         {"pcap", required_argument, nullptr, O_PCAP},           {"sndbuf", required_argument, nullptr, O_SNDBUF},
-        {"sta-qdisc", required_argument, nullptr, O_STA_QDISC},
+        {"sta-qdisc", required_argument, nullptr, O_STA_QDISC}, {"trace", required_argument, nullptr, O_TRACE},
         {"help", no_argument, nullptr, O_HELP},
         {nullptr, 0, nullptr, 0}};
     Options o;
@@ -297,6 +300,11 @@ ParseOptions(int argc, char** argv)
             break;
         }
         case O_PCAP: o.pcapDir = optarg; break;
+        case O_TRACE:
+            o.tracePath = optarg;
+            if (o.tracePath.empty())
+                Fail("--trace: the file name is empty");
+            break;
         case O_SNDBUF: o.sndBuf = ParseUint("--sndbuf", optarg, 16 * kSegment, 1u << 30); break;
         case O_HELP: Usage(stdout); std::exit(0);
         default:
@@ -317,6 +325,8 @@ ParseOptions(int argc, char** argv)
              " stations");
     if (!o.pcapDir.empty() && access(o.pcapDir.c_str(), W_OK | X_OK) != 0)
         Fail("--pcap: '" + o.pcapDir + "' is not a writable directory");
+    if (!o.tracePath.empty() && (o.saturate || o.cc != "tcp_av"))
+        Fail("--trace needs a target flow under --cc tcp_av (it traces tcp_av's law)");
     if (o.ackMarked && !o.wmm)
         Fail("--ack-marked needs --wmm (without EDCA a mark changes nothing)");
     if (!o.saturate) {
@@ -651,6 +661,16 @@ main(int argc, char** argv)
     RngSeedManager::SetSeed(o.seed);
     RngSeedManager::SetRun(o.run);
     SetDefaults(o);
+    // opened before the run, so a bad path fails before minutes of simulation
+    FILE* trace = nullptr;
+    if (!o.tracePath.empty()) {
+        trace = std::fopen(o.tracePath.c_str(), "w");
+        if (!trace)
+            Fail("--trace: cannot write '" + o.tracePath + "': " + std::strerror(errno));
+        std::fputs("time_s,round,delivered,e_wnd,e_ssthresh,g_wnd,cwnd,gain,flags,infeasible,rate_bps,"
+                   "srtt_ms,min_rtt_ms,below_rounds,lossy_rounds,loss_events,timeouts,ca_state\n",
+                   trace);
+    }
 
     NodeContainer ap, stations, hosts;
     ap.Create(1);
@@ -748,6 +768,19 @@ main(int argc, char** argv)
         sink->SetStartTime(Seconds(0));
         Ptr<TcpCongestionOps> cc = MakeCc(target ? o.cc : o.competitors, o.targetBps);
         stats[i].tcpAv = DynamicCast<TcpAv>(cc);
+        if (target && trace && stats[i].tcpAv)
+            stats[i].tcpAv->SetRoundCallback(
+                [trace](const tcpav_state& st, const tcpav_ack& a, const tcpav_out& out, const TcpAv::Binding& b,
+                        TcpSocketState::TcpCongState_t ca) {
+                    std::fprintf(trace, "%.6f,%u,%u,%u,%u,%u,%u,%.3f,0x%04x,%u,%llu,%.3f,%.3f,%u,%u,%u,%u,%s\n",
+                                 a.now_us / 1e6, st.rounds, a.delivered, st.e_wnd,
+                                 st.e_ssthresh == TCPAV_SSTHRESH_INF ? 0u : st.e_ssthresh, st.g_wnd, out.cwnd,
+                                 st.gain / static_cast<double>(TCPAV_GAIN_UNIT), st.flags,
+                                 (st.flags & TCPAV_S_INFEASIBLE) ? 1u : 0u,
+                                 static_cast<unsigned long long>(st.rate_Bps * 8), a.srtt_us / 1e3,
+                                 a.min_rtt_us / 1e3, st.below_rounds, st.lossy_rounds, st.loss_events, b.timeouts,
+                                 TcpSocketState::TcpCongStateName[ca]);
+                });
         Ptr<Source> src = Create<Source>(InetSocketAddress(toAddr, port), cc, tos,
                                          target ? &video : nullptr, &stats[i], window);
         from->AddApplication(src);
@@ -761,6 +794,8 @@ main(int argc, char** argv)
 
     Simulator::Stop(Seconds(o.duration + Tail(o) + o.drain));
     Simulator::Run();
+    if (trace && std::fclose(trace) != 0)
+        Fail("--trace: writing '" + o.tracePath + "' failed: " + std::strerror(errno));
 
     // --- the record
     const double span = o.duration - o.warmup;
@@ -808,6 +843,7 @@ main(int argc, char** argv)
     tcpav_json_u64(&j, "gop", o.gop);
     tcpav_json_number(&j, "i_ratio", o.iRatioPct / 100.0);
     tcpav_json_string(&j, "pcap_dir", o.pcapDir.empty() ? nullptr : o.pcapDir.c_str());
+    tcpav_json_string(&j, "trace", o.tracePath.empty() ? nullptr : o.tracePath.c_str());
     tcpav_json_object_end(&j);
     WriteSettings(&j, o);
 

@@ -794,7 +794,8 @@ main(int argc, char** argv)
 
     Simulator::Stop(Seconds(o.duration + Tail(o) + o.drain));
     Simulator::Run();
-    if (trace && std::fclose(trace) != 0)
+    // a write that failed mid-run sets the stream's error; fclose reports the last flush
+    if (trace && (std::ferror(trace) | std::fclose(trace)) != 0)
         Fail("--trace: writing '" + o.tracePath + "' failed: " + std::strerror(errno));
 
     // --- the record

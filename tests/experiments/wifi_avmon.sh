@@ -74,8 +74,10 @@ for dir in down up; do
     result $? "$dir: avmon's flows carrying data are the simulation's 3 ($got)"
 done
 
-# --trace's bad input: refused in one line before any simulation
-for bad in "--cc linuxreno --trace $tmp/t.csv" "--saturate --trace $tmp/t.csv" "--trace $tmp/none/t.csv"; do
+# --trace's bad input: refused in one line, with no record, before any
+# simulation (a file that cannot be written after it: /dev/full)
+for bad in "--cc linuxreno --trace $tmp/t.csv" "--saturate --trace $tmp/t.csv" "--trace $tmp/none/t.csv" \
+    "--trace /dev/full"; do
     # shellcheck disable=SC2086 # the words are the options
     "$build/bin/wifi-avr" --target 8M --flows 2 --duration 2 --warmup 1 $bad >"$tmp/bad.out" 2>"$tmp/bad.err"
     rc=$?

@@ -984,6 +984,35 @@ static inline void tcpav_hold_at_flag(struct tcpav_state *st)
 		st->hold_frac = (__u16)(hold / (T >> 16));
 }
 
+/* A round of the valve's run under 7/8 T (opening it where none is open):
+ * counted, lossy when CONGESTED, at the gain's ceiling when CEILING; the
+ * flag once the run has seen the ceiling for TCPAV_VALVE_ROUNDS rounds, one
+ * of them lossy, and TCPAV_VALVE_MIN_MS under 7/8 T on its mean. */
+static inline void tcpav_run_round(struct tcpav_state *st, int congested, int ceiling, __u32 delivered, __u32 mss,
+				   __u64 now_us)
+{
+	__u64 T = st->target_Bps;
+
+	if (st->below_rounds == 0) { /* from this round's start */
+		st->below_since_ms = tcpav_ms16(st->round_start_us);
+		st->below_delivered = st->round_start_delivered;
+		st->flags &= (__u16)~TCPAV_S_RUN_CEILING;
+	}
+	if (st->below_rounds < 0xff)
+		st->below_rounds++;
+	if (congested && st->lossy_rounds < 0xff)
+		st->lossy_rounds++;
+	if (ceiling)
+		st->flags |= TCPAV_S_RUN_CEILING;
+	/* a retest (PROBING) was judged once already: rounds suffice */
+	if ((st->flags & TCPAV_S_RUN_CEILING) && st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds &&
+	    tcpav_run_Bps(st, delivered, mss, now_us) < T - T / 8 &&
+	    ((st->flags & TCPAV_S_PROBING) || tcpav_valve_time_held(st->below_since_ms, now_us))) {
+		tcpav_flag_infeasible(st);
+		tcpav_hold_at_flag(st); /* the run's words are free now */
+	}
+}
+
 /* Once per round: smoothed rate, bandwidth windows, gain, valve. DELIVERED
  * is the flow's count of delivered packets at the round's end. */
 static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u64 now_us, __u32 gain_floor,
@@ -1033,14 +1062,26 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		st->gain = TCPAV_GAIN_UNIT;
 		st->flags |= TCPAV_S_PROBING;
 	}
-	/* A timeout's round and the rebuild's are left out of the valve's
-	 * runs as they are out of its rounds: their time and what they
-	 * delivered, too (the run's clock and count move past them). Else a
-	 * run open before a timeout took its silence and slow start as time
-	 * under 7/8 T and flagged a feasible flow right after the rebuild;
-	 * and a flow whose timeouts recur is still judged, on its other
-	 * rounds. A flagged flow's run at 7/8 T (to clear) ends at one: it
-	 * asks for 7/8 T in every round. */
+	/* A timeout's round and the rebuild's that delivered T/8 or more while
+	 * the smoothed rate is under 7/8 T are rounds of the valve's run, lossy
+	 * and at the ceiling, their time on its clock (opening a run where none
+	 * is open): a push that times out is the path's answer to T, as a
+	 * timeout in a retest is. On ns-3's 802.11g uplink (T twice a station's
+	 * DCF share, each station its own queue) G's push timed out again and
+	 * again, each rebuild going back to G: 2-15 timeouts in 20 s, flagged
+	 * at 6-21 s in 14 seeds of 20 at NRT 50 % and never in 2; counted so,
+	 * 1-7, flagged at 1.3-5.4 s in all 20 (docs/design.md §6.1 has the
+	 * AVRs). The others, a silence
+	 * (an outage: under T/8), are left out of the runs as they are out of
+	 * its rounds: their time and what they delivered, too (the run's clock
+	 * and count move past them). Else a run open before a silent timeout
+	 * took the silence and the slow start as time under 7/8 T and flagged a
+	 * feasible flow right after the rebuild. A flagged flow's run at 7/8 T
+	 * (to clear) ends at one: it asks for 7/8 T in every round. */
+	if (timeout && T && !(st->flags & TCPAV_S_INFEASIBLE) && st->rate_Bps < T - T / 8 && round_Bps >= T / 8) {
+		tcpav_run_round(st, 1, 1, delivered, mss, now_us);
+		return;
+	}
 	if (timeout) {
 		__u16 ms = (__u16)(tcpav_ms16(now_us) - tcpav_ms16(st->round_start_us));
 
@@ -1109,26 +1150,8 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		st->lossy_rounds = 0;
 	}
 	if ((st->below_rounds || st->ramp_stalls || tcpav_gain_at_ceiling(st)) &&
-	    !(st->flags & TCPAV_S_INFEASIBLE)) {
-		if (st->below_rounds == 0) { /* from this round's start */
-			st->below_since_ms = tcpav_ms16(st->round_start_us);
-			st->below_delivered = st->round_start_delivered;
-			st->flags &= (__u16)~TCPAV_S_RUN_CEILING;
-		}
-		if (st->below_rounds < 0xff)
-			st->below_rounds++;
-		if (congested && st->lossy_rounds < 0xff)
-			st->lossy_rounds++;
-		if (tcpav_gain_at_ceiling(st))
-			st->flags |= TCPAV_S_RUN_CEILING;
-		/* a retest (PROBING) was judged once already: rounds suffice */
-		if ((st->flags & TCPAV_S_RUN_CEILING) && st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds &&
-		    tcpav_run_Bps(st, delivered, mss, now_us) < T - T / 8 &&
-		    ((st->flags & TCPAV_S_PROBING) || tcpav_valve_time_held(st->below_since_ms, now_us))) {
-			tcpav_flag_infeasible(st);
-			tcpav_hold_at_flag(st); /* the run's words are free now */
-		}
-	}
+	    !(st->flags & TCPAV_S_INFEASIBLE))
+		tcpav_run_round(st, congested, tcpav_gain_at_ceiling(st), delivered, mss, now_us);
 }
 
 /*

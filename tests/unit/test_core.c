@@ -2116,15 +2116,17 @@ static void test_valve_run_mean(void)
 	      n);
 }
 
-/* ---- 14d. a timeout's rounds are out of the valve's run, time included ---- */
+/* ---- 14d. a silent timeout's rounds are out of the valve's run, time included ---- */
 
 /*
- * The valve judges the rounds G is sent in. A timeout's round (its silence)
- * and the rebuild's are left out of the run: of its rounds, and of its time
- * and delivery. A feasible flow whose run under 7/8 T was open at a timeout
- * is not flagged for the silence, nor for the rebuild's slow rounds, once
- * it is back at T; a flow that cannot reach T and times out again and
- * again is still flagged, after a second of its other rounds. A timeout's
+ * The valve judges the rounds G is sent in. A silent timeout's round (under
+ * T/8: an outage) and the rebuild's are left out of the run: of its rounds,
+ * and of its time and delivery; a timeout whose round delivers more is the
+ * path's answer to the push and counts, time included. A feasible flow
+ * whose run under 7/8 T was open at a silent timeout is not flagged for the
+ * silence, nor for the rebuild's slow rounds, once it is back at T; a flow
+ * that cannot reach T and times out silently again and again is still
+ * flagged, after a second of its other rounds. A timeout's
  * round is out of the smoothed rate too (a burst of SACKs reads far above
  * the link), and it ends a flagged flow's run at 7/8 T: the flag clears
  * only on 7/8 T in every round.
@@ -2207,6 +2209,34 @@ static void test_valve_timeouts(void)
 	      "14d: T/2 in 5 lossy rounds of 10 ms, then a timeout of 0.3 s, over and over: flagged after %u "
 	      "rounds of 10 ms between %u timeouts (bound %u..%u: a second of them)",
 	      judged, cycles, need, need + 2);
+
+	/* the same, but each timeout's round delivers T/4 (SACKs arrive: the
+	 * path is congested, not silent, as on ns-3's 802.11g uplink): its
+	 * round is one of the run's, its time too, and the flag comes in the
+	 * round that brings the run's clock to a second, timeouts included */
+	{
+		const u32 cycle_us = 5 * 10000 + 300000;
+		const u32 want = (TCPAV_VALVE_MIN_MS * 1000 + cycle_us - 1) / cycle_us;
+
+		rounder_start(&r, T, 50);
+		r.st.gain = TCPAV_GAIN_MAX;
+		judged = 0;
+		cycles = 0;
+		while (cycles < 100 && !(r.st.flags & TCPAV_S_INFEASIBLE)) {
+			for (n = 0; n < 5 && !(r.st.flags & TCPAV_S_INFEASIBLE); n++, judged++)
+				rounder_round(&r, 25, 10000, 0, 1); /* T/2, lossy */
+			if (r.st.flags & TCPAV_S_INFEASIBLE)
+				break;
+			tcpav_on_timeout(&r.st);
+			rounder_round(&r, (u32)(T * 300000 / 1000000 / 4 / 1000), 300000, 0, 0);
+			cycles++;
+		}
+		CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && cycles == want && judged == 5 * want,
+		      "14d: T/2 in 5 lossy rounds of 10 ms, then a timeout of 0.3 s whose round delivers T/4, over "
+		      "and over: flagged in timeout %u after %u rounds of 10 ms (want %u and %u: a second, timeouts "
+		      "included)",
+		      cycles, judged, want, 5 * want);
+	}
 
 	/* a timeout in a retest flags the flow again at once: no push of g*T
 	 * through the rebuild, no hold; the next retest comes a full

@@ -2131,6 +2131,29 @@ static void test_valve_run_mean(void)
  * the link), and it ends a flagged flow's run at 7/8 T: the flag clears
  * only on 7/8 T in every round.
  */
+/* From a fresh flow at the gain's ceiling: 5 lossy rounds of 10 ms at
+ * T/2, then a timeout whose 0.3 s round delivers TIMEOUT_PKTS, over and
+ * over until flagged (100 cycles at most); JUDGED counts the 10 ms rounds,
+ * CYCLES the timeouts. */
+static void timeout_cycles(struct rounder *r, u64 T, u32 timeout_pkts, u32 *judged, u32 *cycles)
+{
+	u32 n;
+
+	rounder_start(r, T, 50);
+	r->st.gain = TCPAV_GAIN_MAX;
+	*judged = 0;
+	*cycles = 0;
+	while (*cycles < 100 && !(r->st.flags & TCPAV_S_INFEASIBLE)) {
+		for (n = 0; n < 5 && !(r->st.flags & TCPAV_S_INFEASIBLE); n++, (*judged)++)
+			rounder_round(r, 25, 10000, 0, 1); /* T/2, lossy */
+		if (r->st.flags & TCPAV_S_INFEASIBLE)
+			break;
+		tcpav_on_timeout(&r->st);
+		rounder_round(r, timeout_pkts, 300000, 0, 0);
+		(*cycles)++;
+	}
+}
+
 static void test_valve_timeouts(void)
 {
 	const u64 T = 5000000; /* 50 packets of 1000 B per 10 ms round */
@@ -2194,17 +2217,7 @@ static void test_valve_timeouts(void)
 	      "14d: flagged, 2 rounds at 0.95 T then a timeout, 60 times (1.2 s of them): the flag holds (%u cycles)",
 	      n);
 
-	rounder_start(&r, T, 50);
-	r.st.gain = TCPAV_GAIN_MAX;
-	while (cycles < 100 && !(r.st.flags & TCPAV_S_INFEASIBLE)) {
-		for (n = 0; n < 5 && !(r.st.flags & TCPAV_S_INFEASIBLE); n++, judged++)
-			rounder_round(&r, 25, 10000, 0, 1); /* T/2, lossy */
-		if (r.st.flags & TCPAV_S_INFEASIBLE)
-			break;
-		tcpav_on_timeout(&r.st);
-		rounder_round(&r, 2, 300000, 0, 0);
-		cycles++;
-	}
+	timeout_cycles(&r, T, 2, &judged, &cycles);
 	CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && judged >= need && judged <= need + 2,
 	      "14d: T/2 in 5 lossy rounds of 10 ms, then a timeout of 0.3 s, over and over: flagged after %u "
 	      "rounds of 10 ms between %u timeouts (bound %u..%u: a second of them)",
@@ -2218,19 +2231,7 @@ static void test_valve_timeouts(void)
 		const u32 cycle_us = 5 * 10000 + 300000;
 		const u32 want = (TCPAV_VALVE_MIN_MS * 1000 + cycle_us - 1) / cycle_us;
 
-		rounder_start(&r, T, 50);
-		r.st.gain = TCPAV_GAIN_MAX;
-		judged = 0;
-		cycles = 0;
-		while (cycles < 100 && !(r.st.flags & TCPAV_S_INFEASIBLE)) {
-			for (n = 0; n < 5 && !(r.st.flags & TCPAV_S_INFEASIBLE); n++, judged++)
-				rounder_round(&r, 25, 10000, 0, 1); /* T/2, lossy */
-			if (r.st.flags & TCPAV_S_INFEASIBLE)
-				break;
-			tcpav_on_timeout(&r.st);
-			rounder_round(&r, (u32)(T * 300000 / 1000000 / 4 / 1000), 300000, 0, 0);
-			cycles++;
-		}
+		timeout_cycles(&r, T, (u32)(T * 300000 / 1000000 / 4 / 1000), &judged, &cycles);
 		CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && cycles == want && judged == 5 * want,
 		      "14d: T/2 in 5 lossy rounds of 10 ms, then a timeout of 0.3 s whose round delivers T/4, over "
 		      "and over: flagged in timeout %u after %u rounds of 10 ms (want %u and %u: a second, timeouts "

@@ -984,12 +984,15 @@ static inline void tcpav_hold_at_flag(struct tcpav_state *st)
 		st->hold_frac = (__u16)(hold / (T >> 16));
 }
 
+#define TCPAV_RUN_KIND_LOSSY 0x1u   /* tcpav_run_round: the round lost packets or saw marks */
+#define TCPAV_RUN_KIND_CEILING 0x2u /* tcpav_run_round: the gain is at its ceiling */
+
 /* A round of the valve's run under 7/8 T (opening it where none is open):
- * counted, lossy when CONGESTED, at the gain's ceiling when CEILING; the
- * flag once the run has seen the ceiling for TCPAV_VALVE_ROUNDS rounds, one
- * of them lossy, and TCPAV_VALVE_MIN_MS under 7/8 T on its mean. */
-static inline void tcpav_run_round(struct tcpav_state *st, int congested, int ceiling, __u32 delivered, __u32 mss,
-				   __u64 now_us)
+ * counted, lossy and at the gain's ceiling as KIND says (TCPAV_RUN_*: one
+ * word, as BPF passes at most 5 arguments); the flag once the run has seen
+ * the ceiling for TCPAV_VALVE_ROUNDS rounds, one of them lossy, and
+ * TCPAV_VALVE_MIN_MS under 7/8 T on its mean. */
+static inline void tcpav_run_round(struct tcpav_state *st, __u32 kind, __u32 delivered, __u32 mss, __u64 now_us)
 {
 	__u64 T = st->target_Bps;
 
@@ -1000,9 +1003,9 @@ static inline void tcpav_run_round(struct tcpav_state *st, int congested, int ce
 	}
 	if (st->below_rounds < 0xff)
 		st->below_rounds++;
-	if (congested && st->lossy_rounds < 0xff)
+	if ((kind & TCPAV_RUN_KIND_LOSSY) && st->lossy_rounds < 0xff)
 		st->lossy_rounds++;
-	if (ceiling)
+	if (kind & TCPAV_RUN_KIND_CEILING)
 		st->flags |= TCPAV_S_RUN_CEILING;
 	/* a retest (PROBING) was judged once already: rounds suffice */
 	if ((st->flags & TCPAV_S_RUN_CEILING) && st->below_rounds >= TCPAV_VALVE_ROUNDS && st->lossy_rounds &&
@@ -1079,7 +1082,7 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	 * feasible flow right after the rebuild. A flagged flow's run at 7/8 T
 	 * (to clear) ends at one: it asks for 7/8 T in every round. */
 	if (timeout && T && !(st->flags & TCPAV_S_INFEASIBLE) && st->rate_Bps < T - T / 8 && round_Bps >= T / 8) {
-		tcpav_run_round(st, 1, 1, delivered, mss, now_us);
+		tcpav_run_round(st, TCPAV_RUN_KIND_LOSSY | TCPAV_RUN_KIND_CEILING, delivered, mss, now_us);
 		return;
 	}
 	if (timeout) {
@@ -1151,7 +1154,8 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	}
 	if ((st->below_rounds || st->ramp_stalls || tcpav_gain_at_ceiling(st)) &&
 	    !(st->flags & TCPAV_S_INFEASIBLE))
-		tcpav_run_round(st, congested, tcpav_gain_at_ceiling(st), delivered, mss, now_us);
+		tcpav_run_round(st, (congested ? TCPAV_RUN_KIND_LOSSY : 0) | (tcpav_gain_at_ceiling(st) ? TCPAV_RUN_KIND_CEILING : 0),
+				delivered, mss, now_us);
 }
 
 /*

@@ -11,8 +11,8 @@
 # compared, tcp_av's at least LinuxReno's less the spread of LinuxReno's
 # own 5 runs over 5 (the standard error of its mean, measured here, not
 # assumed).
-# Listed in OPEN: not met yet (the closing notes of issue 10 have the
-# figures and the cause).
+# Listed in OPEN, which says why it is not in TESTS though it passes
+# since 2026-12-06 (the closing notes of issue 10 have the figures).
 #   TCPAV_BUILD (default build)
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1

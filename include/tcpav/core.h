@@ -1074,13 +1074,13 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	 * again, each rebuild going back to G: 2-15 timeouts in 20 s, flagged
 	 * at 6-21 s in 14 seeds of 20 at NRT 50 % and never in 2; counted so,
 	 * 1-7, flagged at 1.3-5.4 s in all 20 (docs/design.md §6.1 has the
-	 * AVRs). The others, a silence
-	 * (an outage: under T/8), are left out of the runs as they are out of
-	 * its rounds: their time and what they delivered, too (the run's clock
-	 * and count move past them). Else a run open before a silent timeout
-	 * took the silence and the slow start as time under 7/8 T and flagged a
-	 * feasible flow right after the rebuild. A flagged flow's run at 7/8 T
-	 * (to clear) ends at one: it asks for 7/8 T in every round. */
+	 * AVRs). The others, a silence (an outage: under T/8), are left out of
+	 * the runs as they are out of its rounds: their time and what they
+	 * delivered, too (the run's clock and count move past them). Else a run
+	 * open before a silent timeout took the silence and the slow start as
+	 * time under 7/8 T and flagged a feasible flow right after the rebuild.
+	 * A flagged flow's run at 7/8 T (to clear) ends at one: it asks for
+	 * 7/8 T in every round. */
 	if (timeout && T && !(st->flags & TCPAV_S_INFEASIBLE) && st->rate_Bps < T - T / 8 && round_Bps >= T / 8) {
 		tcpav_run_round(st, TCPAV_RUN_KIND_LOSSY | TCPAV_RUN_KIND_CEILING, delivered, mss, now_us);
 		return;
@@ -1153,9 +1153,13 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 		st->lossy_rounds = 0;
 	}
 	if ((st->below_rounds || st->ramp_stalls || tcpav_gain_at_ceiling(st)) &&
-	    !(st->flags & TCPAV_S_INFEASIBLE))
-		tcpav_run_round(st, (congested ? TCPAV_RUN_KIND_LOSSY : 0) | (tcpav_gain_at_ceiling(st) ? TCPAV_RUN_KIND_CEILING : 0),
-				delivered, mss, now_us);
+	    !(st->flags & TCPAV_S_INFEASIBLE)) {
+		__u32 kind = congested ? TCPAV_RUN_KIND_LOSSY : 0;
+
+		if (tcpav_gain_at_ceiling(st))
+			kind |= TCPAV_RUN_KIND_CEILING;
+		tcpav_run_round(st, kind, delivered, mss, now_us);
+	}
 }
 
 /*

@@ -2116,21 +2116,6 @@ static void test_valve_run_mean(void)
 	      n);
 }
 
-/* ---- 14d. a silent timeout's rounds are out of the valve's run, time included ---- */
-
-/*
- * The valve judges the rounds G is sent in. A silent timeout's round (under
- * T/8: an outage) and the rebuild's are left out of the run: of its rounds,
- * and of its time and delivery; a timeout whose round delivers more is the
- * path's answer to the push and counts, time included. A feasible flow
- * whose run under 7/8 T was open at a silent timeout is not flagged for the
- * silence, nor for the rebuild's slow rounds, once it is back at T; a flow
- * that cannot reach T and times out silently again and again is still
- * flagged, after a second of its other rounds. A timeout's
- * round is out of the smoothed rate too (a burst of SACKs reads far above
- * the link), and it ends a flagged flow's run at 7/8 T: the flag clears
- * only on 7/8 T in every round.
- */
 /* From a fresh flow at the gain's ceiling: 5 lossy rounds of 10 ms at
  * T/2, then a timeout whose 0.3 s round delivers TIMEOUT_PKTS, over and
  * over until flagged (100 cycles at most); JUDGED counts the 10 ms rounds,
@@ -2154,6 +2139,21 @@ static void timeout_cycles(struct rounder *r, u64 T, u32 timeout_pkts, u32 *judg
 	}
 }
 
+/* ---- 14d. a silent timeout's rounds are out of the valve's run, time included ---- */
+
+/*
+ * The valve judges the rounds G is sent in. A silent timeout's round (under
+ * T/8: an outage) and the rebuild's are left out of the run: of its rounds,
+ * and of its time and delivery; a timeout whose round delivers more is the
+ * path's answer to the push and counts, time included. A feasible flow
+ * whose run under 7/8 T was open at a silent timeout is not flagged for the
+ * silence, nor for the rebuild's slow rounds, once it is back at T; a flow
+ * that cannot reach T and times out silently again and again is still
+ * flagged, after a second of its other rounds. A timeout's
+ * round is out of the smoothed rate too (a burst of SACKs reads far above
+ * the link), and it ends a flagged flow's run at 7/8 T: the flag clears
+ * only on 7/8 T in every round.
+ */
 static void test_valve_timeouts(void)
 {
 	const u64 T = 5000000; /* 50 packets of 1000 B per 10 ms round */
@@ -2231,12 +2231,19 @@ static void test_valve_timeouts(void)
 		const u32 cycle_us = 5 * 10000 + 300000;
 		const u32 want = (TCPAV_VALVE_MIN_MS * 1000 + cycle_us - 1) / cycle_us;
 
-		timeout_cycles(&r, T, (u32)(T * 300000 / 1000000 / 4 / 1000), &judged, &cycles);
+		timeout_cycles(&r, T, (u32)(T * 300000 / 1000000 / 4 / 1000), &judged, &cycles); /* 1000 B each */
 		CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && cycles == want && judged == 5 * want,
 		      "14d: T/2 in 5 lossy rounds of 10 ms, then a timeout of 0.3 s whose round delivers T/4, over "
 		      "and over: flagged in timeout %u after %u rounds of 10 ms (want %u and %u: a second, timeouts "
 		      "included)",
 		      cycles, judged, want, 5 * want);
+
+		/* a packet short of T/8 in the timeout's round: silent, as above */
+		timeout_cycles(&r, T, (u32)(T * 300000 / 1000000 / 8 / 1000) - 1, &judged, &cycles);
+		CHECK((r.st.flags & TCPAV_S_INFEASIBLE) && judged >= need && judged <= need + 2,
+		      "14d: the same with a packet short of T/8 in each timeout's round: left out, flagged after %u "
+		      "rounds of 10 ms between %u timeouts (bound %u..%u)",
+		      judged, cycles, need, need + 2);
 	}
 
 	/* a timeout in a retest flags the flow again at once: no push of g*T

@@ -29,7 +29,9 @@
  *      and in every rate: the mean payload of a packet, tcpav_pkt_bytes).
  *      srtt, not min_rtt: behind a queue that competitors keep full a min_rtt window
  *      starves the flow; G follows srtt up, and the window G/srtt = g*T
- *      holds the rate.
+ *      holds the rate. g*T is capped above T at 5/4 of the bandwidth
+ *      estimate and, once the flow has lost packets, at twice it
+ *      (tcpav_guaranteed_Bps).
  *      Losses never cut G, nor does a timeout; but after a timeout,
  *      cwnd is held under G for a while: it slow-starts back to max(G, E)
  *      (tcpav_rebuild_cwnd), as Reno's restarts to its ssthresh.
@@ -164,6 +166,8 @@
 #define TCPAV_S_ROUND_ECE 0x400u       /* an ACK of this round echoed CE */
 #define TCPAV_S_ROUND_RTO 0x800u       /* a timeout fell in this round */
 #define TCPAV_S_ROUND_LOSS 0x1000u     /* packets were marked lost this round */
+#define TCPAV_S_LOST 0x80u             /* packets were lost (or a timeout fell) since
+					* T was set: G within 2x the estimate */
 #define TCPAV_S_E_RESTART 0x2000u      /* flagged: E restarts at the next round's end */
 #define TCPAV_S_RUN_CEILING 0x4000u    /* the gain was at its ceiling in this run */
 #define TCPAV_S_E_EPOCH 0x8000u        /* flagged: E's CUBIC epoch has begun */
@@ -338,6 +342,16 @@ static inline __u64 tcpav_bw_est(const struct tcpav_state *st)
  * into a 30 Mbit/s link (a GSO-filled 151 KB queue) lost 64 % of its
  * packets, went from timeout to timeout and delivered 4 Mbit/s. None while
  * the valve holds the flow to E.
+ * Once the path has lost packets of the flow (TCPAV_S_LOST), T itself is
+ * allowed only up to twice the estimate, as BBR's window is twice its
+ * estimate: on ns-3's 802.11g uplink (docs/design.md §6.1) a station gets a
+ * fifth of the air whatever its window, and G at g*T (18.5 Mbit/s for a
+ * share of 4.9) was a window 3-8 times what the path held; its losses
+ * ended in timeouts that an AP queue full of every station's ACKs made
+ * seconds long. Before the first loss T is allowed whole, as G's start
+ * always was: there the estimate is a round or two old and would hold a
+ * feasible flow to a slow start (AVR 0.949-0.963 at NRT 40 % downlink,
+ * against 0.962-0.978 so).
  */
 /* T * frac / 2^shift, split so that no 128-bit product is needed (BPF
  * has none): both terms fit 64 bits for frac < 2^16, shift <= 16 */
@@ -368,7 +382,9 @@ static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
 	g = tcpav_gain_Bps(st);
 	/* bw is at most 4.29 GB/s (the windows saturate): no overflow; a T
 	 * above 5.4 GB/s (43 Gbit/s) is paced at T, the gain then unused */
-	return tcpav_min_u64(g, tcpav_max_u64(st->target_Bps, bw + bw / 4));
+	if (!(st->flags & TCPAV_S_LOST) || bw == 0)
+		return tcpav_min_u64(g, tcpav_max_u64(st->target_Bps, bw + bw / 4));
+	return tcpav_min_u64(g, tcpav_max_u64(tcpav_min_u64(st->target_Bps, 2 * bw), bw + bw / 4));
 }
 
 /*
@@ -489,6 +505,7 @@ static inline void tcpav_state_set_target(struct tcpav_state *st, __u64 target_B
 	st->target_Bps = target_Bps;
 	st->gain = TCPAV_GAIN_UNIT;
 	st->rate_Bps = 0;
+	st->flags &= (__u16)~TCPAV_S_LOST; /* a new T starts as G always did */
 	tcpav_clear_valve(st);
 }
 
@@ -549,6 +566,7 @@ static inline void tcpav_on_ece(struct tcpav_state *st)
  * round is left out of the rate, the gain and the valve. */
 static inline void tcpav_on_timeout(struct tcpav_state *st)
 {
+	st->flags |= TCPAV_S_LOST;
 	st->e_wnd = TCPAV_E_MIN;
 	st->e_cnt = 0;
 	st->e_credit = tcpav_min_u32(st->e_credit, st->e_wnd);
@@ -1246,7 +1264,7 @@ static inline void tcpav_on_ack(struct tcpav_state *st, const struct tcpav_ack *
 	if (ack->window_limited)
 		st->flags |= TCPAV_S_ROUND_WINDOW_LIMITED;
 	if (ack->losses)
-		st->flags |= TCPAV_S_ROUND_LOSS;
+		st->flags |= TCPAV_S_ROUND_LOSS | TCPAV_S_LOST;
 	if (st->flags & TCPAV_S_REBUILD) /* the rebuild's rounds, as the timeout's */
 		st->flags |= TCPAV_S_ROUND_RTO;
 

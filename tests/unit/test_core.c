@@ -9,7 +9,8 @@
  *   2 G = g*T*srtt/mss + headroom
  *   3 gain: +STEP per round below T, clamp MAX, decay to UNIT, app-limited
  *   4 cwnd = max(G, E) over a long randomized ACK sequence
- *   5 pacing: g*T (G dominates), 1.2x/2x cwnd/srtt (E dominates), T = 0, clamp
+ *   5 pacing: g*T (G dominates), 1.2x/2x cwnd/srtt (E dominates), T = 0, clamp;
+ *     after a loss G's rate within twice the bandwidth estimate
  *   6 losses never cut G
  *   7 safety valve (fluid bottleneck simulations)
  *   8 T = 0 is Reno (per-ACK comparison with an independent Reno model)
@@ -90,7 +91,10 @@ static u64 ref_guaranteed(const struct tcpav_state *st)
 	if ((st->flags & TCPAV_S_INFEASIBLE) && !(st->flags & TCPAV_S_PROBING))
 		return (st->flags & TCPAV_S_E_HOLD) ? ref_hold(st) : 0;
 	g = (u64)((u128)st->target_Bps * st->gain / TCPAV_GAIN_UNIT);
-	/* above T, at most 5/4 of the bandwidth estimate */
+	/* above T, at most 5/4 of the bandwidth estimate; once the flow has
+	 * lost packets, T itself only up to twice the estimate */
+	if ((st->flags & TCPAV_S_LOST) && bw)
+		return min64(g, max64(min64(st->target_Bps, 2 * bw), (u64)((u128)bw * 5 / 4)));
 	return min64(g, max64(st->target_Bps, (u64)((u128)bw * 5 / 4)));
 }
 
@@ -871,6 +875,39 @@ static void test_pacing(void)
 		      o.pacing_Bps == 1000000ull * 400 / 256 * 6 / 5,
 	      "5: G dominates, g = 400/256, the path delivered 2 T: G for g*T = %llu, paced at 6/5 of it (got %llu)",
 	      (unsigned long long)(1000000ull * 400 / 256), (unsigned long long)o.pacing_Bps);
+
+	/* Once the path lost packets of the flow, T itself only up to twice
+	 * the estimate (the 802.11 uplink: G at g*T was 3-8 times the share);
+	 * before, T whole (the start); a new target lifts it. T = 10 MB/s, the
+	 * path delivered T/5: G for 2/5 T after a loss, for T before it. */
+	tcpav_init(&st, 10, 10000000, 0, 0);
+	st.bw_win_Bps[0] = 2000000;
+	o = ack_once(&st, &a);
+	CHECK(tcpav_guaranteed_Bps(&st) == 10000000 && o.pacing_Bps == 12000000,
+	      "5: no loss yet, the path delivered T/5: G for T (paced at %llu)", (unsigned long long)o.pacing_Bps);
+	a.losses = 1;
+	o = ack_once(&st, &a);
+	a.losses = 0;
+	CHECK(tcpav_guaranteed_Bps(&st) == 4000000 && o.pacing_Bps == 4800000 &&
+		      st.g_wnd == 4000000ull * 20000 / USEC / 1448 + TCPAV_G_HEADROOM,
+	      "5: after a loss, the path delivered T/5: G for 2/5 T, twice the estimate (paced at %llu, G %u)",
+	      (unsigned long long)o.pacing_Bps, st.g_wnd);
+	st.bw_win_Bps[1] = 6000000;
+	o = ack_once(&st, &a);
+	CHECK(tcpav_guaranteed_Bps(&st) == 10000000,
+	      "5: ... the path delivered 3/5 T: twice that is past T, G for T (%llu)",
+	      (unsigned long long)tcpav_guaranteed_Bps(&st));
+	st.bw_win_Bps[1] = 0;
+	tcpav_state_set_target(&st, 20000000);
+	o = ack_once(&st, &a);
+	CHECK(tcpav_guaranteed_Bps(&st) == 20000000,
+	      "5: a new target (20 MB/s) starts as G always did: G for T whatever the estimate (%llu)",
+	      (unsigned long long)tcpav_guaranteed_Bps(&st));
+	tcpav_init(&st, 10, 10000000, 0, 0);
+	st.bw_win_Bps[0] = 2000000;
+	tcpav_on_timeout(&st);
+	CHECK(tcpav_guaranteed_Bps(&st) == 4000000, "5: a timeout counts as a loss: G for twice the estimate (%llu)",
+	      (unsigned long long)tcpav_guaranteed_Bps(&st));
 
 	/* E dominates in congestion avoidance: 1.2 * cwnd * mss / srtt.
 	 * 200 * 1448 B / 20 ms = 14480000 B/s; * 1.2 = 17376000 */
@@ -1858,6 +1895,9 @@ static void test_deep_queue(void)
 		delivered = 0;
 		st.e_wnd = 60;
 		st.e_ssthresh = 60;
+		/* the path delivered T before: G after the timeout is no smaller
+		 * than before it (tcpav_guaranteed_Bps), E slow-starts beneath */
+		st.bw_win_Bps[0] = (u32)T;
 		tcpav_on_loss_event(&st, delivered);
 		tcpav_on_timeout(&st);
 		for (j = 0; j < 12 && st.e_wnd < st.e_ssthresh; j++)

@@ -32,7 +32,9 @@
  *      holds the rate. g*T is capped above T at 5/4 of the bandwidth
  *      estimate and, once the flow has lost packets, at twice it
  *      (tcpav_guaranteed_Bps).
- *      Losses never cut G, nor does a timeout; but after a timeout,
+ *      Losses never cut G as Reno cuts a window, nor does a timeout;
+ *      the first of them only bounds G's rate by the estimate (above);
+ *      after a timeout,
  *      cwnd is held under G for a while: it slow-starts back to max(G, E)
  *      (tcpav_rebuild_cwnd), as Reno's restarts to its ssthresh.
  *
@@ -380,8 +382,9 @@ static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
 	if (st->flags & TCPAV_S_INFEASIBLE)
 		return (st->flags & TCPAV_S_E_HOLD) ? tcpav_hold_Bps(st) : 0;
 	g = tcpav_gain_Bps(st);
-	/* bw is at most 4.29 GB/s (the windows saturate): no overflow; a T
-	 * above 5.4 GB/s (43 Gbit/s) is paced at T, the gain then unused */
+	/* bw is at most 4.29 GB/s (the windows saturate): no overflow; before
+	 * a loss a T above 5.4 GB/s (43 Gbit/s) is paced at T, the gain then
+	 * unused; after one, at most 2 bw (8.6 GB/s) */
 	if (!(st->flags & TCPAV_S_LOST) || bw == 0)
 		return tcpav_min_u64(g, tcpav_max_u64(st->target_Bps, bw + bw / 4));
 	return tcpav_min_u64(g, tcpav_max_u64(tcpav_min_u64(st->target_Bps, 2 * bw), bw + bw / 4));
@@ -835,8 +838,11 @@ static inline void tcpav_grow_elastic(struct tcpav_state *st, const struct tcpav
 
 /* Raising g would not raise delivery: the ramp's full-pipe check is over
  * (raising g stopped raising delivery), g is at its maximum, or g*T is past
- * what G carries (5/4 of the bandwidth estimate, tcpav_guaranteed_Bps),
- * where a raise changes the number shown and nothing else. The last holds
+ * what G carries (tcpav_guaranteed_Bps: 5/4 of the bandwidth estimate;
+ * after a loss, below T, twice it), where a raise changes the number shown
+ * and nothing else. After a loss, with the path delivering under T/2, that
+ * is so at g = 1: the gain is at its ceiling without a ramp, and a run of
+ * the valve may flag from there. The last holds
  * between ramps too (a flow whose rounds cross 7/8 T restarts its ramp
  * every other round and never stalls three in a row), but only once the
  * estimate spans a bandwidth window: in start-up it trails the rate by a
@@ -906,9 +912,10 @@ static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps, __
 				return;
 			}
 		}
-		/* and only while G can carry the raise: past 5/4 of the
-		 * bandwidth estimate (tcpav_guaranteed_Bps) g would change
-		 * nothing but the number shown */
+		/* and only while G can carry the raise: past what G carries
+		 * (tcpav_guaranteed_Bps: 5/4 of the bandwidth estimate, after a
+		 * loss below T twice it) g would change nothing but the number
+		 * shown */
 		if (st->ramp_stalls < TCPAV_RAMP_STALLS && tcpav_guaranteed_Bps(st) >= tcpav_gain_Bps(st))
 			st->gain = tcpav_min_u32(st->gain + step, TCPAV_GAIN_MAX);
 		return;

@@ -1895,8 +1895,9 @@ static void test_deep_queue(void)
 		delivered = 0;
 		st.e_wnd = 60;
 		st.e_ssthresh = 60;
-		/* the path delivered T before: G after the timeout is no smaller
-		 * than before it (tcpav_guaranteed_Bps), E slow-starts beneath */
+		/* the path delivered T before: the timeout's bound on G's rate
+		 * (twice the estimate, tcpav_guaranteed_Bps; property 5) does not
+		 * bind, so this case tests E's slow start alone, beneath G */
 		st.bw_win_Bps[0] = (u32)T;
 		tcpav_on_loss_event(&st, delivered);
 		tcpav_on_timeout(&st);

@@ -377,7 +377,7 @@ static inline __u64 tcpav_hold_Bps(const struct tcpav_state *st)
 
 static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
 {
-	__u64 g, bw = tcpav_bw_est(st);
+	__u64 g, T, bw = tcpav_bw_est(st);
 
 	if (st->flags & TCPAV_S_INFEASIBLE)
 		return (st->flags & TCPAV_S_E_HOLD) ? tcpav_hold_Bps(st) : 0;
@@ -385,9 +385,10 @@ static inline __u64 tcpav_guaranteed_Bps(const struct tcpav_state *st)
 	/* bw is at most 4.29 GB/s (the windows saturate): no overflow; before
 	 * a loss a T above 5.4 GB/s (43 Gbit/s) is paced at T, the gain then
 	 * unused; after one, at most 2 bw (8.6 GB/s) */
-	if (!(st->flags & TCPAV_S_LOST) || bw == 0)
-		return tcpav_min_u64(g, tcpav_max_u64(st->target_Bps, bw + bw / 4));
-	return tcpav_min_u64(g, tcpav_max_u64(tcpav_min_u64(st->target_Bps, 2 * bw), bw + bw / 4));
+	T = st->target_Bps;
+	if ((st->flags & TCPAV_S_LOST) && bw)
+		T = tcpav_min_u64(T, 2 * bw);
+	return tcpav_min_u64(g, tcpav_max_u64(T, bw + bw / 4));
 }
 
 /*

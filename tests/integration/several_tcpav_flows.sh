@@ -15,6 +15,12 @@
 #    flows' goodput over the same span;
 #  - none is flagged infeasible in any sample of `tcpavctl flows --json`
 #    over the last 10 s (a flow at AVR >= 0.95 is never flagged).
+# A CI run (2026-12-07) failed the CUBIC bound at 64.7 %: tcp_av 17.87
+# (each flow at AVR >= 0.95), CUBIC 4.62, the link at 22.5 of 25 Mbit/s,
+# so CUBIC's silences, not tcp_av's share. 28 runs by hand since (at
+# f872258): 98.6-100.1 % in 27, 87.0 % in one (a CI simulation had 85.8 %).
+# The run is not kept in CI, so the link's use, the CUBIC flows' lowest
+# windows and the retransmissions are printed after the check.
 #
 # Run "over": targets 15 + 15 Mbit/s (30 > EB) among 2 CUBIC, and its
 # control, 4 CUBIC flows in the same slots, OVER_SECS = 120 s each
@@ -151,6 +157,10 @@ done
 cubic=$(($(tb_flow_goodput "$held" 3 "$from" $SECS) + $(tb_flow_goodput "$held" 4 "$from" $SECS)))
 echo "# held: tcp_av together $(mbit $sum), CUBIC together $(mbit $cubic) of the rest $(mbit $((EB - sum))) Mbit/s ($(pct $cubic $((EB - sum))) %)"
 check_ge "held: the CUBIC flows get >= 80 % of EB - tcp_av" "$cubic" $(((EB - sum) * 8 / 10))
+# what a shortfall would be made of: the link's use (CI once had 22.5 of 25,
+# see the top), each CUBIC flow's lowest window, everyone's retransmissions
+w=$(tb_window_s "$srtt")
+echo "# held: link use from $from s $(mbit $((sum + cubic))) of EB $(mbit $EB) Mbit/s; CUBIC flows' lowest $w s windows $(mbit "$(window_min "$held" 3 "$w" "$from" $SECS)") and $(mbit "$(window_min "$held" 4 "$w" "$from" $SECS)") Mbit/s; retransmissions per flow: $(for i in 0 1 2 3 4; do jq -r '.end.streams[0].sender.retransmits' "$held/flow-$i.json"; done | tr '\n' ' ')"
 for i in 0 1 2; do
 	flags_follow "$held" $SECS $i "${targets[i]}"
 done

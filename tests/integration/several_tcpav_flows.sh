@@ -17,7 +17,8 @@
 #    over the last 10 s (a flow at AVR >= 0.95 is never flagged).
 # A CI run (2026-12-07) failed the CUBIC bound at 64.7 %: tcp_av 17.87
 # (each flow at AVR >= 0.95), CUBIC 4.62, the link at 22.5 of 25 Mbit/s,
-# so CUBIC's silences, not tcp_av's share. 28 runs by hand since (at
+# so the link idled while CUBIC was short (inferred from the link's use,
+# not seen), and tcp_av took no more than T. 28 runs by hand since (at
 # f872258): 98.6-100.1 % in 27, 87.0 % in one (a CI simulation had 85.8 %).
 # The run is not kept in CI, so the link's use, the CUBIC flows' lowest
 # windows and the retransmissions are printed after the check.

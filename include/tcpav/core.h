@@ -660,7 +660,13 @@ static inline void tcpav_on_restart(struct tcpav_state *st, __u64 now_us, __u32 
  * while E's ssthresh is unset: in the initial slow start and in the one
  * the hold starts (tcpav_restart_elastic: there above the least srtt since
  * the restart). After a loss E slow-starts to its ssthresh as Reno does,
- * as the RFC says. Departures: the path's minimum stands for the RFC's last round's minimum
+ * as the RFC says. Not once flagged past the hold: there a timeout that
+ * ended the hold cut nothing (its loss was G's push, before the mark) and
+ * left the ssthresh unset, and the base, the path's minimum, is the
+ * handshake's RTT; on ns-3's 802.11g uplink (docs/design.md §6.1) that is
+ * 16 ms against an srtt of 110-240 ms, E left slow start at 16 packets
+ * (a station's share is 60-90) and took 5 s to grow back as CUBIC. E
+ * alone slow-starts to its own loss there, as Reno after a timeout. Departures: the path's minimum stands for the RFC's last round's minimum
  * and srtt for this round's (no room in the state for two more RTTs), and
  * E goes straight to avoidance (no conservative slow start), as Linux
  * CUBIC's HyStart does. Only with a target: T = 0 is Reno, which has none.
@@ -678,6 +684,8 @@ static inline int tcpav_e_delay_exit(const struct tcpav_state *st, const struct 
 	__u32 base = (st->flags & TCPAV_S_E_HOLD) ? *(const volatile __u32 *)&st->hold_rtt_us : ack->min_rtt_us;
 	__u32 thresh;
 
+	if ((st->flags & (TCPAV_S_INFEASIBLE | TCPAV_S_E_HOLD)) == TCPAV_S_INFEASIBLE)
+		return 0;
 	if (st->target_Bps == 0 || st->e_ssthresh != TCPAV_SSTHRESH_INF || base == 0 ||
 	    base == TCPAV_RTT_NONE || ack->srtt_us == 0 || st->e_wnd < TCPAV_E_HYSTART_LOW)
 		return 0;

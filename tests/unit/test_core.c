@@ -2449,6 +2449,29 @@ static void test_valve_restart(void)
 		tcpav_on_timeout(&s2);
 		CHECK(!(s2.flags & TCPAV_S_E_HOLD) && tcpav_guaranteed_Bps(&s2) == 0,
 		      "15: a timeout ends the hold (G's rate %.0f B/s)", (double)tcpav_guaranteed_Bps(&s2));
+		/* a timeout whose loss came before the mark (G's push) cut
+		 * nothing: E's ssthresh is unset. Flagged past the hold E then
+		 * slow-starts to its own loss, as Reno after a timeout, however
+		 * far srtt is above the path's minimum (a handshake's RTT, before
+		 * the queue filled); unflagged, the initial slow start's delay
+		 * exit stays */
+		{
+			struct tcpav_ack a = quiet_ack(200000, 1000);
+			struct tcpav_state s4 = r.st;
+
+			a.min_rtt_us = 16000;
+			tcpav_on_loss_event(&s4, r.delivered + 1);
+			tcpav_on_timeout(&s4);
+			s4.e_wnd = 2 * TCPAV_E_HYSTART_LOW;
+			CHECK((s4.flags & TCPAV_S_INFEASIBLE) && !(s4.flags & TCPAV_S_E_HOLD) &&
+				      s4.e_ssthresh == TCPAV_SSTHRESH_INF && !tcpav_e_delay_exit(&s4, &a),
+			      "15: ... then E, its ssthresh unset (%u), slow-starts past %u packets with srtt 200 ms "
+			      "over a minimum of 16 ms: no delay exit flagged past the hold",
+			      s4.e_ssthresh, s4.e_wnd);
+			s4.flags &= (__u16)~TCPAV_S_INFEASIBLE;
+			CHECK(tcpav_e_delay_exit(&s4, &a),
+			      "15: ... while unflagged, the same slow start ends there on delay");
+		}
 		/* E above the held window (a drained queue: the floor is a few
 		 * packets) is the window in use; the hold stays, a floor for
 		 * when the queue refills */

@@ -369,6 +369,9 @@ struct FlowStats
     uint64_t rxInWindow{0};    // received in [warmup, duration)
     double rttSumMs{0};
     uint64_t rttSamples{0};
+    // the sender's loss episodes over the whole run, as ss counts them:
+    // entries into Recovery (fast retransmit) and into Loss (a timeout)
+    uint64_t recoveries{0}, timeouts{0};
     // the video (target flow): frames as generated, and their latency
     std::vector<uint64_t> frameEnd;    // cumulative byte offset of each frame's end
     std::vector<double> frameGenS;     // when it was generated
@@ -416,6 +419,7 @@ class Source : public Application
         if (Ptr<TcpAv> av = DynamicCast<TcpAv>(m_cc))
             NS_ABORT_MSG_UNLESS(av->Watch(tcp), "tcp_av: the socket has no Rx trace to count losses from");
         tcp->TraceConnectWithoutContext("RTT", MakeCallback(&Source::OnRtt, this));
+        tcp->TraceConnectWithoutContext("CongState", MakeCallback(&Source::OnCongState, this));
         if (m_tos)
             m_socket->SetIpTos(m_tos);
         m_socket->Bind();
@@ -445,6 +449,14 @@ class Source : public Application
             m_stats->rttSumMs += rtt.GetSeconds() * 1e3;
             m_stats->rttSamples++;
         }
+    }
+
+    void OnCongState(TcpSocketState::TcpCongState_t from, TcpSocketState::TcpCongState_t to)
+    {
+        if (to == TcpSocketState::CA_RECOVERY && from != TcpSocketState::CA_RECOVERY)
+            m_stats->recoveries++;
+        if (to == TcpSocketState::CA_LOSS && from != TcpSocketState::CA_LOSS)
+            m_stats->timeouts++;
     }
 
     void Connected(Ptr<Socket>)
@@ -873,6 +885,8 @@ main(int argc, char** argv)
         tcpav_json_u64(&j, "tx_bytes", s.txBytes);
         tcpav_json_u64(&j, "rx_bytes", s.rxBytes);
         tcpav_json_number(&j, "rtt_ms", s.rttSamples ? s.rttSumMs / s.rttSamples : NAN);
+        tcpav_json_u64(&j, "recoveries", s.recoveries);
+        tcpav_json_u64(&j, "timeouts", s.timeouts);
         if (target) {
             double offered = s.offeredInWindow * 8.0 / span;
             tcpav_json_u64(&j, "target_bps", o.targetBps);

@@ -50,7 +50,7 @@
 #    is the competitor bound above, from 2 s. (Until 2026-12-02 this
 #    check asked for every sample from 2 s, stricter than the issue; at
 #    1,000 packets one run in 11 was flagged at 2.3 s.)
-# Every check runs at both queues. The flagged flow's floor, 0.7 EB/N,
+# Every check runs at each queue (below). The flagged flow's floor, 0.7 EB/N,
 # was the last to hold behind 1,000 packets: with E sized once at the
 # restart, from one ACK's RTT, 2 runs in 6 fell under it (3.85, 4.11
 # Mbit/s); with the restart's held rate (core.h, tcpav_restart_elastic),

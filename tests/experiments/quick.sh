@@ -10,7 +10,8 @@
 #           flow needing 10 Mbit/s got 4.4-5.2 in the issue's probe (AVR
 #           0.46-0.54). Then the outputs: summary.csv's columns, the runs'
 #           ns-3 settings, the plots; and the resume: a run removed is run
-#           again, the others are not.
+#           again, the others are not, and --eb-runs adds runs without
+#           changing EB.
 #   kernel  3 flows (tcp_av and 2 Reno) through the namespace bed's HTB at
 #           EB, one run at NRT 50 %; tcp_av's AVR >= 0.90 (its integration
 #           tests hold it among Reno and CUBIC: target_among_reno.sh).
@@ -80,6 +81,14 @@ rm -f "$tmp/ns3/runs/f5-nrt40-newreno-r1.json"
 "${ns3[@]}" --no-plots 2>/dev/null
 [[ -s $tmp/ns3/runs/f5-nrt40-newreno-r1.json && $(stat -c %Y "$tmp/ns3/runs/eb-f5-r1.json") == 946684800 ]]
 result $? "ns3: a sweep resumes: the missing run ran again, the others were kept"
+# more runs under the same EB (--eb-runs): run 2 of each point is added
+# at run 1's target; no EB run 2 is made and no point run 1 again
+touch -d '2000-01-01' "$tmp/ns3/runs/f5-nrt40-tcp_av-r1.json"
+"${ns3[@]}" --no-plots --runs 2 --eb-runs 1 2>/dev/null
+[[ ! -e $tmp/ns3/runs/eb-f5-r2.json && $(stat -c %Y "$tmp/ns3/runs/f5-nrt40-tcp_av-r1.json") == 946684800 ]] &&
+    jq -se --argjson eb "$eb" 'length == 2 and all(.[]; .study.eb_bps == $eb and .study.run == 2)' \
+        "$tmp/ns3/runs/f5-nrt40-tcp_av-r2.json" "$tmp/ns3/runs/f5-nrt40-newreno-r2.json" >/dev/null 2>&1
+result $? "ns3: --runs 2 --eb-runs 1 adds run 2 of each point under run 1's EB and keeps the rest"
 
 # --- kernel
 if [[ $(id -u) != 0 ]]; then

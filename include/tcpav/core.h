@@ -895,14 +895,18 @@ static inline __u32 tcpav_gain_floor(const struct tcpav_state *st, __u32 srtt_us
  *    best round of the ramp (BBR's full-pipe check), g goes back to the
  *    gain of that round and holds. Pacing faster than the path takes only
  *    adds losses, ours first: a GSO-filled 151 KB queue lost half of a
- *    flow paced at 2.5 T and it delivered less than at T.
+ *    flow paced at 2.5 T and it delivered less than at T. A congested
+ *    round (losses or marks) is a stall whatever it delivered, as BBRv3's
+ *    start-up ends on loss: the round of a shared queue's first overflow
+ *    delivers more by displacing the other flows' packets, and a restart
+ *    of the check there flagged 3 of 20 runs behind 1,000 packets late.
  *  - Below T: integral control on the relative error of the smoothed
  *    rate, TCPAV_GAIN_KI per 100 %, at most TCPAV_GAIN_STEP a round (a
  *    fixed step would make g drift up on noisy rounds).
  *  - At or above T (both): it decays, and at once to g*T/round when a
  *    round delivered more than 9/8 T. When the two disagree it holds.
  */
-static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps, __u32 floor)
+static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps, __u32 floor, int congested)
 {
 	__u64 T = st->target_Bps;
 	__u64 hi = tcpav_max_u64(st->rate_Bps, round_Bps);
@@ -911,7 +915,7 @@ static inline void tcpav_adjust_gain(struct tcpav_state *st, __u64 round_Bps, __
 	if (hi < T - T / 8) {
 		__u32 step = tcpav_max_u32(st->gain >> TCPAV_GAIN_RAMP_SHIFT, 1);
 
-		if (st->ramp_Bps == 0 || round_Bps >= (__u64)st->ramp_Bps + st->ramp_Bps / 4) {
+		if (st->ramp_Bps == 0 || (!congested && round_Bps >= (__u64)st->ramp_Bps + st->ramp_Bps / 4)) {
 			st->ramp_Bps = (__u32)tcpav_min_u64(round_Bps, 0xffffffffull);
 			st->ramp_gain = (__u16)st->gain;
 			st->ramp_stalls = 0;
@@ -1137,7 +1141,7 @@ static inline void tcpav_round_end(struct tcpav_state *st, __u64 round_Bps, __u6
 	 * path's queue overflows that queue; a receive window that binds
 	 * keeps the queue short). */
 	if (!window_limited)
-		tcpav_adjust_gain(st, round_Bps, gain_floor);
+		tcpav_adjust_gain(st, round_Bps, gain_floor, congested);
 	else if (!congested)
 		return;
 

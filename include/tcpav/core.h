@@ -56,8 +56,8 @@
  * rounds) for as long as ramping pays and G can carry it (g*T up to 5/4 of
  * the bandwidth estimate, see tcpav_guaranteed_Bps): after
  * TCPAV_RAMP_STALLS rounds without 25 % more delivery than the ramp's best
- * round (BBR's full-pipe check) it returns to that round's gain and holds,
- * the gain's ceiling;
+ * round, or with losses or marks (BBR's full-pipe check) it returns to that
+ * round's gain and holds, the gain's ceiling;
  * below T in proportion to the shortfall (at most TCPAV_GAIN_STEP a round);
  * once both meet T it decays, by the excess or by 1/8 of g - 1, whichever
  * is more, and below 1 by the excess alone, down to tcpav_gain_floor (1
@@ -134,7 +134,8 @@
 #define TCPAV_WND_MAX 0x100000u        /* clamp on G and E, packets */
 #define TCPAV_VALVE_ROUNDS 3u          /* rounds at the gain's ceiling under 7/8 T */
 #define TCPAV_RAMP_STALLS 3u           /* ramp rounds without 25 % more delivery
-					* before the ramp stops (the ceiling) */
+					* (or with losses or marks) before the
+					* ramp stops (the ceiling) */
 /* ... lasting at least this long: competitors' slow start overflowing a
  * small (or GSO-filled) queue can hold any flow under 7/8 T for a few short
  * rounds; a second lets it pass while still deciding before competitors of
@@ -202,7 +203,8 @@ struct tcpav_state {
 	__u32 ramp_Bps;       /* full-pipe check: best round rate of this ramp
 			       * (saturates at 4.29 GB/s) */
 	__u16 ramp_gain;      /* g of the round that set ramp_Bps */
-	__u8 ramp_stalls;     /* ramp rounds since a 25 % gain in delivery */
+	__u8 ramp_stalls;     /* ramp rounds since a 25 % gain in delivery
+			       * without losses or marks */
 	__u8 above_rounds;    /* flagged: consecutive rounds at 7/8 T or more */
 	__u16 loss_events;
 	__u16 flags;
@@ -895,11 +897,12 @@ static inline __u32 tcpav_gain_floor(const struct tcpav_state *st, __u32 srtt_us
  *    best round of the ramp (BBR's full-pipe check), g goes back to the
  *    gain of that round and holds. Pacing faster than the path takes only
  *    adds losses, ours first: a GSO-filled 151 KB queue lost half of a
- *    flow paced at 2.5 T and it delivered less than at T. A congested
- *    round (losses or marks) is a stall whatever it delivered, as BBRv3's
- *    start-up ends on loss: the round of a shared queue's first overflow
- *    delivers more by displacing the other flows' packets, and a restart
- *    of the check there flagged 3 of 20 runs behind 1,000 packets late.
+ *    flow paced at 2.5 T and it delivered less than at T. After the
+ *    ramp's first round a congested round (losses or marks) is a stall
+ *    whatever it delivered, as BBRv3's start-up exits on loss: the round
+ *    of a shared queue's first overflow delivers more by displacing the
+ *    other flows' packets, and a restart of the check there flagged 3 of
+ *    20 runs behind 1,000 packets late.
  *  - Below T: integral control on the relative error of the smoothed
  *    rate, TCPAV_GAIN_KI per 100 %, at most TCPAV_GAIN_STEP a round (a
  *    fixed step would make g drift up on noisy rounds).

@@ -2383,6 +2383,21 @@ static void test_valve_from_stall(void)
 	      "at 0.65 T (4)",
 	      flagged_b, ceiling_b);
 
+	/* the paying round marked (ECE) instead of lossy: a stall as well */
+	memset(&r, 0, sizeof(r));
+	r.mss = 1000;
+	tcpav_init(&r.st, 10, T, 0, 0);
+	ceiling_b = 0;
+	for (n = 1; n <= 4; n++) {
+		if (n == 3)
+			tcpav_on_ece(&r.st);
+		rounder_round(&r, seq_b[n - 1], 400000, 0, n != 3);
+		if (!ceiling_b && r.st.ramp_stalls >= TCPAV_RAMP_STALLS)
+			ceiling_b = n;
+	}
+	CHECK(ceiling_b == 4, "14c: the same, the paying round marked (ECE), not lossy: at the ceiling in round %u (4)",
+	      ceiling_b);
+
 	/* rounds of 40 ms: a stall in round 2, the ramp pays in round 3
 	 * (losing nothing), then stalls from round 4 (ceiling in round 6): the
 	 * run that counts began at round 4's start, 120 ms, so its second is

@@ -83,12 +83,13 @@ rm -f "$tmp/ns3/runs/f5-nrt40-newreno-r1.json"
 result $? "ns3: a sweep resumes: the missing run ran again, the others were kept"
 # more runs under the same EB (--eb-runs): run 2 of each point is added
 # at run 1's target; no EB run 2 is made and no point run 1 again
-touch -d '2000-01-01' "$tmp/ns3/runs/f5-nrt40-tcp_av-r1.json"
-"${ns3[@]}" --no-plots --runs 2 --eb-runs 1 2>/dev/null
-[[ ! -e $tmp/ns3/runs/eb-f5-r2.json && $(stat -c %Y "$tmp/ns3/runs/f5-nrt40-tcp_av-r1.json") == 946684800 ]] &&
+touch -d '2000-01-01' "$tmp/ns3/runs/f5-nrt40-tcp_av-r1.json" "$tmp/ns3/runs/f5-nrt40-newreno-r1.json"
+"${ns3[@]}" --no-plots --runs 2 --eb-runs 1 2>"$tmp/ns3-more.err"
+[[ ! -e $tmp/ns3/runs/eb-f5-r2.json && $(stat -c %Y "$tmp/ns3/runs/f5-nrt40-tcp_av-r1.json") == 946684800 &&
+    $(stat -c %Y "$tmp/ns3/runs/f5-nrt40-newreno-r1.json") == 946684800 ]] &&
     jq -se --argjson eb "$eb" 'length == 2 and all(.[]; .study.eb_bps == $eb and .study.run == 2)' \
         "$tmp/ns3/runs/f5-nrt40-tcp_av-r2.json" "$tmp/ns3/runs/f5-nrt40-newreno-r2.json" >/dev/null 2>&1
-result $? "ns3: --runs 2 --eb-runs 1 adds run 2 of each point under run 1's EB and keeps the rest"
+result $? "ns3: --runs 2 --eb-runs 1 adds run 2 of each point under run 1's EB and keeps the rest ($(tail -n 1 "$tmp/ns3-more.err"))"
 
 # --- kernel
 if [[ $(id -u) != 0 ]]; then

@@ -2332,6 +2332,33 @@ static void test_valve_timeouts(void)
  * by displacing the other flows' packets, not because the path has room
  * (docs/design.md §3.5), so it does not restart the check.
  */
+/* Rounds of 400 ms at SEQ[i] packets, every one lossy but round 3 (the
+ * one that pays 25 % more), which is as PAY says. Returns the round the
+ * flow was flagged in (0: not within N rounds); *CEILING the round the
+ * ramp reached its ceiling in (0: not). */
+enum pay_kind { PAY_CLEAN, PAY_LOSSY, PAY_MARKED };
+
+static u32 paying_ramp(u64 T, const u32 *seq, u32 rounds, enum pay_kind pay, u32 *ceiling)
+{
+	struct rounder r;
+	u32 n;
+
+	memset(&r, 0, sizeof(r));
+	r.mss = 1000;
+	tcpav_init(&r.st, 10, T, 0, 0);
+	*ceiling = 0;
+	for (n = 1; n <= rounds; n++) {
+		if (n == 3 && pay == PAY_MARKED)
+			tcpav_on_ece(&r.st);
+		rounder_round(&r, seq[n - 1], 400000, 0, n != 3 || pay == PAY_LOSSY);
+		if (!*ceiling && r.st.ramp_stalls >= TCPAV_RAMP_STALLS)
+			*ceiling = n;
+		if (r.st.flags & TCPAV_S_INFEASIBLE)
+			return n;
+	}
+	return 0;
+}
+
 static void test_valve_from_stall(void)
 {
 	const u64 T = 5000000;
@@ -2350,16 +2377,7 @@ static void test_valve_from_stall(void)
 	CHECK(flagged_a == 4, "14c: 0.65 T in rounds of 400 ms: flagged in round %u, the gain's ceiling (4)",
 	      flagged_a);
 
-	memset(&r, 0, sizeof(r));
-	r.mss = 1000;
-	tcpav_init(&r.st, 10, T, 0, 0);
-	for (n = 1; n <= 6 && !flagged_b; n++) {
-		rounder_round(&r, seq_b[n - 1], 400000, 0, n != 3); /* round 3 pays, losing nothing */
-		if (!ceiling_b && r.st.ramp_stalls >= TCPAV_RAMP_STALLS)
-			ceiling_b = n;
-		if (r.st.flags & TCPAV_S_INFEASIBLE)
-			flagged_b = n;
-	}
+	flagged_b = paying_ramp(T, seq_b, 6, PAY_CLEAN, &ceiling_b);
 	CHECK(ceiling_b == 6 && flagged_b == 6,
 	      "14c: a ramp that pays again after one stall, losing nothing: flagged in round %u, at the ceiling "
 	      "(round %u), not before",
@@ -2367,34 +2385,14 @@ static void test_valve_from_stall(void)
 
 	/* the same rounds, the paying one lossy: a stall, flagged as in the
 	 * first case */
-	memset(&r, 0, sizeof(r));
-	r.mss = 1000;
-	tcpav_init(&r.st, 10, T, 0, 0);
-	ceiling_b = flagged_b = 0;
-	for (n = 1; n <= 6 && !flagged_b; n++) {
-		rounder_round(&r, seq_b[n - 1], 400000, 0, 1);
-		if (!ceiling_b && r.st.ramp_stalls >= TCPAV_RAMP_STALLS)
-			ceiling_b = n;
-		if (r.st.flags & TCPAV_S_INFEASIBLE)
-			flagged_b = n;
-	}
+	flagged_b = paying_ramp(T, seq_b, 6, PAY_LOSSY, &ceiling_b);
 	CHECK(ceiling_b == 4 && flagged_b == 4,
 	      "14c: the same, the paying round lossy: a stall, flagged in round %u, at the ceiling (round %u) as "
 	      "at 0.65 T (4)",
 	      flagged_b, ceiling_b);
 
 	/* the paying round marked (ECE) instead of lossy: a stall as well */
-	memset(&r, 0, sizeof(r));
-	r.mss = 1000;
-	tcpav_init(&r.st, 10, T, 0, 0);
-	ceiling_b = 0;
-	for (n = 1; n <= 4; n++) {
-		if (n == 3)
-			tcpav_on_ece(&r.st);
-		rounder_round(&r, seq_b[n - 1], 400000, 0, n != 3);
-		if (!ceiling_b && r.st.ramp_stalls >= TCPAV_RAMP_STALLS)
-			ceiling_b = n;
-	}
+	paying_ramp(T, seq_b, 4, PAY_MARKED, &ceiling_b);
 	CHECK(ceiling_b == 4, "14c: the same, the paying round marked (ECE), not lossy: at the ceiling in round %u (4)",
 	      ceiling_b);
 

@@ -2320,6 +2320,35 @@ static void test_valve_timeouts(void)
 
 /* ---- 14c. the valve's run counts the full-pipe check's rounds ---- */
 
+/* Rounds of ROUND_US at SEQ[i] packets (SEQ's last entry past its
+ * LEN), every one lossy but round 3, which is as PAY says (PAY_LOSSY: all
+ * lossy). Returns the round the flow was flagged in (0: not within ROUNDS
+ * rounds); *CEILING the round the ramp reached its ceiling in (0: not). */
+enum pay_kind { PAY_CLEAN, PAY_LOSSY, PAY_MARKED };
+
+static u32 paying_ramp(u64 T, const u32 *seq, u32 len, u32 rounds, u32 round_us, enum pay_kind pay,
+		       u32 *ceiling)
+{
+	struct rounder r;
+	u32 n;
+
+	memset(&r, 0, sizeof(r));
+	r.mss = 1000;
+	tcpav_init(&r.st, 10, T, 0, 0);
+	*ceiling = 0;
+	for (n = 1; n <= rounds; n++) {
+		if (n == 3 && pay == PAY_MARKED)
+			tcpav_on_ece(&r.st);
+		rounder_round(&r, seq[n <= len ? n - 1 : len - 1], round_us, 0, n != 3 || pay == PAY_LOSSY);
+		if (!*ceiling && r.st.ramp_stalls >= TCPAV_RAMP_STALLS)
+			*ceiling = n;
+		if (r.st.flags & TCPAV_S_INFEASIBLE)
+			return n;
+	}
+	return 0;
+}
+
+
 /*
  * T = 40 Mbit/s above the path, rounds of 400 ms (a 1,000-packet queue):
  * the ramp's first round sets its best, the next three bring no 25 % more
@@ -2332,52 +2361,19 @@ static void test_valve_timeouts(void)
  * by displacing the other flows' packets, not because the path has room
  * (docs/design.md §3.5), so it does not restart the check.
  */
-/* Rounds of 400 ms at SEQ[i] packets, every one lossy but round 3 (the
- * one that pays 25 % more), which is as PAY says. Returns the round the
- * flow was flagged in (0: not within N rounds); *CEILING the round the
- * ramp reached its ceiling in (0: not). */
-enum pay_kind { PAY_CLEAN, PAY_LOSSY, PAY_MARKED };
-
-static u32 paying_ramp(u64 T, const u32 *seq, u32 rounds, enum pay_kind pay, u32 *ceiling)
-{
-	struct rounder r;
-	u32 n;
-
-	memset(&r, 0, sizeof(r));
-	r.mss = 1000;
-	tcpav_init(&r.st, 10, T, 0, 0);
-	*ceiling = 0;
-	for (n = 1; n <= rounds; n++) {
-		if (n == 3 && pay == PAY_MARKED)
-			tcpav_on_ece(&r.st);
-		rounder_round(&r, seq[n - 1], 400000, 0, n != 3 || pay == PAY_LOSSY);
-		if (!*ceiling && r.st.ramp_stalls >= TCPAV_RAMP_STALLS)
-			*ceiling = n;
-		if (r.st.flags & TCPAV_S_INFEASIBLE)
-			return n;
-	}
-	return 0;
-}
-
 static void test_valve_from_stall(void)
 {
 	const u64 T = 5000000;
-	const u32 seq_b[6] = { 1300, 1300, 1700, 1700, 1700, 1700 };
-	struct rounder r;
-	u32 n, flagged_a = 0, flagged_b = 0, ceiling_b = 0;
+	const u32 seq_a[1] = { 1300 }; /* 0.65 T, lossy */
+	const u32 seq_b[3] = { 1300, 1300, 1700 };
+	const u32 seq_c[3] = { 130, 130, 170 };
+	u32 flagged_a, flagged_b, ceiling_b;
 
-	memset(&r, 0, sizeof(r));
-	r.mss = 1000;
-	tcpav_init(&r.st, 10, T, 0, 0);
-	for (n = 1; n <= 10 && !flagged_a; n++) {
-		rounder_round(&r, 1300, 400000, 0, 1); /* 0.65 T, lossy */
-		if (r.st.flags & TCPAV_S_INFEASIBLE)
-			flagged_a = n;
-	}
+	flagged_a = paying_ramp(T, seq_a, 1, 10, 400000, PAY_LOSSY, &ceiling_b);
 	CHECK(flagged_a == 4, "14c: 0.65 T in rounds of 400 ms: flagged in round %u, the gain's ceiling (4)",
 	      flagged_a);
 
-	flagged_b = paying_ramp(T, seq_b, 6, PAY_CLEAN, &ceiling_b);
+	flagged_b = paying_ramp(T, seq_b, 3, 6, 400000, PAY_CLEAN, &ceiling_b);
 	CHECK(ceiling_b == 6 && flagged_b == 6,
 	      "14c: a ramp that pays again after one stall, losing nothing: flagged in round %u, at the ceiling "
 	      "(round %u), not before",
@@ -2385,14 +2381,14 @@ static void test_valve_from_stall(void)
 
 	/* the same rounds, the paying one lossy: a stall, flagged as in the
 	 * first case */
-	flagged_b = paying_ramp(T, seq_b, 6, PAY_LOSSY, &ceiling_b);
+	flagged_b = paying_ramp(T, seq_b, 3, 6, 400000, PAY_LOSSY, &ceiling_b);
 	CHECK(ceiling_b == 4 && flagged_b == 4,
 	      "14c: the same, the paying round lossy: a stall, flagged in round %u, at the ceiling (round %u) as "
 	      "at 0.65 T (4)",
 	      flagged_b, ceiling_b);
 
 	/* the paying round marked (ECE) instead of lossy: a stall as well */
-	paying_ramp(T, seq_b, 4, PAY_MARKED, &ceiling_b);
+	paying_ramp(T, seq_b, 3, 4, 400000, PAY_MARKED, &ceiling_b);
 	CHECK(ceiling_b == 4, "14c: the same, the paying round marked (ECE), not lossy: at the ceiling in round %u (4)",
 	      ceiling_b);
 
@@ -2401,15 +2397,7 @@ static void test_valve_from_stall(void)
 	 * run that counts began at round 4's start, 120 ms, so its second is
 	 * held at round 28 (the first stall's run would have flagged at round
 	 * 26) */
-	memset(&r, 0, sizeof(r));
-	r.mss = 1000;
-	tcpav_init(&r.st, 10, T, 0, 0);
-	flagged_b = 0;
-	for (n = 1; n <= 60 && !flagged_b; n++) {
-		rounder_round(&r, n <= 2 ? 130 : 170, 40000, 0, n != 3);
-		if (r.st.flags & TCPAV_S_INFEASIBLE)
-			flagged_b = n;
-	}
+	flagged_b = paying_ramp(T, seq_c, 3, 60, 40000, PAY_CLEAN, &ceiling_b);
 	CHECK(flagged_b == 28,
 	      "14c: rounds of 40 ms, one stall, a paying round, then stalls: flagged in round %u, a second after "
 	      "the stalls that led to the ceiling began (28)",

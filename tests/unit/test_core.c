@@ -2348,7 +2348,6 @@ static u32 paying_ramp(u64 T, const u32 *seq, u32 len, u32 rounds, u32 round_us,
 	return 0;
 }
 
-
 /*
  * T = 40 Mbit/s above the path, rounds of 400 ms (a 1,000-packet queue):
  * the ramp's first round sets its best, the next three bring no 25 % more
